@@ -1,0 +1,138 @@
+use crate::{Error, Input, Output, Params, Problem, Workload};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Names one planned kernel: what it computes, how, where.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AlgorithmId {
+    pub workload: Workload,
+    pub variant: String,
+    pub backend: String,
+    pub device: String,
+}
+
+/// A host<->device copy. `ms` is `None` where no copy happens (CPU backends).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Transfer {
+    pub ms: Option<f64>,
+    pub bytes: u64,
+}
+
+/// What [`Algorithm::run`] reports beyond the wall time the runner measures around it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunTime {
+    /// Time measured by the device itself (CUDA events, OpenCL profiling), if it has one.
+    pub device_ms: Option<f64>,
+}
+
+/// How a planned kernel will execute: recorded with every result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExecInfo {
+    /// CPU instruction set actually used (`scalar`, `avx2`, ...).
+    pub isa: Option<String>,
+    /// CPU threads used.
+    pub threads: Option<usize>,
+    /// Anything else worth recording (launch geometry, block sizes, kernel hash).
+    pub details: BTreeMap<String, String>,
+}
+
+/// One planned kernel for one problem on one device.
+///
+/// Planning (allocation, compilation, launch geometry, FFT plans) happened before this value
+/// existed and is never timed with it. The runner calls `upload` once, `run` many times and
+/// `download` once; `run` returns only when the work is complete.
+pub trait Algorithm: Send {
+    fn id(&self) -> &AlgorithmId;
+    fn exec_info(&self) -> ExecInfo;
+    /// Makes `input` available to the kernel (a device copy, or a host copy into its own buffers).
+    fn upload(&mut self, input: &Input) -> Result<Transfer, Error>;
+    /// Computes the output from the uploaded input.
+    fn run(&mut self) -> Result<RunTime, Error>;
+    /// Returns the output of the last run.
+    fn download(&mut self) -> Result<(Output, Transfer), Error>;
+}
+
+/// One device a backend can run on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    pub index: usize,
+    pub name: String,
+    /// Free-form facts worth recording (ISA, compute capability, driver, memory).
+    pub details: BTreeMap<String, String>,
+}
+
+/// Whether a backend can run here, and on what.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Availability {
+    Ready {
+        devices: Vec<DeviceInfo>,
+    },
+    /// Compiled in, but the machine lacks what it needs (driver, library, device).
+    Unavailable {
+        reason: String,
+    },
+}
+
+/// A variant a backend offers for a workload, and the tunables it accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct VariantInfo {
+    pub workload: Workload,
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Parameters beyond the problem's own that this variant reads (threads, isa, tile_w, ...).
+    pub tunables: &'static [&'static str],
+}
+
+impl VariantInfo {
+    /// Refuses any tunable this variant does not read, naming it and the accepted ones.
+    pub fn check_tunables(&self, tunables: &Params) -> Result<(), Error> {
+        for key in tunables.keys() {
+            if !self.tunables.contains(&key) {
+                let accepted = if self.tunables.is_empty() { "none".to_string() } else { self.tunables.join(", ") };
+                return Err(Error::input(format!(
+                    "parameter `{key}` is not read by {} variant `{}` (its parameters: {}; tunables: {accepted})",
+                    self.workload,
+                    self.name,
+                    self.workload.param_names().join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the runner asks a backend to plan.
+#[derive(Debug, Clone)]
+pub struct PlanRequest<'a> {
+    pub problem: Problem,
+    pub variant: &'a str,
+    /// The variant's tunables (problem parameters removed).
+    pub tunables: &'a Params,
+    /// Index into the backend's devices.
+    pub device: usize,
+}
+
+/// A family of implementations on one kind of hardware.
+pub trait Backend: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn availability(&self) -> Availability;
+    /// Every variant of every workload this backend implements.
+    fn variants(&self) -> Vec<VariantInfo>;
+    /// Plans one kernel. `Error::Unsupported` when the variant refuses the problem
+    /// (with the reason), `Error::Input` for a bad tunable.
+    fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error>;
+
+    /// The variant named `name` of `workload`, or an error listing the ones there are.
+    fn variant(&self, workload: Workload, name: &str) -> Result<VariantInfo, Error> {
+        let all = self.variants();
+        all.iter().copied().find(|v| v.workload == workload && v.name == name).ok_or_else(|| {
+            let names: Vec<_> = all.iter().filter(|v| v.workload == workload).map(|v| v.name).collect();
+            Error::input(format!(
+                "backend `{}` has no {workload} variant `{name}` (it has: {})",
+                self.name(),
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            ))
+        })
+    }
+}

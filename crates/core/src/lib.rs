@@ -1,0 +1,27 @@
+//! The shared vocabulary of dspbench.
+//!
+//! Every backend implements [`Backend`] (what it can do, and planning) and hands back
+//! [`Algorithm`] instances (one planned kernel for one problem). The runner, the
+//! reference checker and the reports only ever talk in these types.
+
+mod algorithm;
+mod data;
+mod error;
+mod generate;
+mod params;
+mod problem;
+mod workload;
+
+pub use algorithm::{
+    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, ExecInfo, PlanRequest, RunTime, Transfer, VariantInfo,
+};
+pub use data::{Image, Input, Output, Pixels};
+pub use error::Error;
+pub use generate::{generate_input, SplitMix64};
+pub use num_complex::Complex32;
+pub use params::{ParamValue, Params};
+pub use problem::Problem;
+pub use workload::{DType, Workload};
+
+/// Largest element count of one buffer the suite accepts (guards against typos such as `n: 10000000000`).
+pub const MAX_ELEMENTS: usize = 1 << 31;
