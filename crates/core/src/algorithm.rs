@@ -74,6 +74,34 @@ pub enum Availability {
     },
 }
 
+/// The problems a variant accepts. Inside its domain a variant must produce verified output;
+/// outside it must refuse with [`Error::Unsupported`]. The conformance matrix checks both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Domain {
+    /// Every valid problem of its workload.
+    Any,
+    /// FFT sizes that are powers of two, up to `max_size` points (the radix-2 algorithms).
+    PowerOfTwoSize { max_size: usize },
+    /// Box filters whose u8 window sum must fit in 32 bits: u8 windows up to `max_u8_window`.
+    U8WindowUpTo { max_u8_window: usize },
+}
+
+impl Domain {
+    pub fn admits(&self, problem: &Problem) -> bool {
+        match (*self, *problem) {
+            (Domain::Any, _) => true,
+            (Domain::PowerOfTwoSize { max_size }, Problem::Fft { size, .. }) => {
+                size.is_power_of_two() && size <= max_size
+            }
+            (Domain::U8WindowUpTo { max_u8_window }, Problem::BoxFilter { window, dtype, .. }) => {
+                dtype != crate::DType::U8 || window <= max_u8_window
+            }
+            _ => true,
+        }
+    }
+}
+
 /// A variant a backend offers for a workload, and the tunables it accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct VariantInfo {
@@ -82,6 +110,8 @@ pub struct VariantInfo {
     pub summary: &'static str,
     /// Parameters beyond the problem's own that this variant reads (threads, isa, tile_w, ...).
     pub tunables: &'static [&'static str],
+    /// The problems it accepts.
+    pub domain: Domain,
 }
 
 impl VariantInfo {

@@ -13,7 +13,8 @@ mod problem;
 mod workload;
 
 pub use algorithm::{
-    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, ExecInfo, PlanRequest, RunTime, Transfer, VariantInfo,
+    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, ExecInfo, PlanRequest, RunTime, Transfer,
+    VariantInfo,
 };
 pub use data::{Image, Input, Output, Pixels};
 pub use error::Error;

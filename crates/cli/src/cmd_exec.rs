@@ -1,0 +1,145 @@
+use crate::error::CliError;
+use crate::npy;
+use dspbench_core::{Availability, Input, ParamValue, Params, PlanRequest, Workload};
+use dspbench_results::Status;
+use dspbench_runner::{execute_cell, new_record, Registry, SamplingPlan};
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct ExecArgs {
+    /// conv1d, box-filter, conv2d or fft.
+    workload: String,
+    /// The variant to run (see `dspbench list`).
+    #[arg(long)]
+    variant: String,
+    /// The backend to run on.
+    #[arg(long, default_value = "scalar")]
+    backend: String,
+    /// Device index within the backend.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
+    /// A parameter, `key=value` (box-filter: window=M; tunables such as threads=2).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// Input .npy files: conv1d: signal, filter; box-filter: image; conv2d: image, kernel; fft: complex64 data.
+    #[arg(long = "input", value_name = "FILE", required = true)]
+    inputs: Vec<PathBuf>,
+    /// Where to write the result (.npy).
+    #[arg(long)]
+    output: PathBuf,
+    /// Timed samples after one warm-up run.
+    #[arg(long, default_value_t = 5)]
+    repetitions: usize,
+    /// Print the timing record as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: ExecArgs) -> Result<(), CliError> {
+    let workload: Workload = args.workload.parse().map_err(CliError::Input)?;
+    let params = parse_params(&args.params)?;
+    let registry = Registry::compiled();
+    let backend = registry.get(&args.backend).ok_or_else(|| {
+        CliError::Input(format!(
+            "--backend: unknown backend `{}` (this build has: {})",
+            args.backend,
+            registry.names().join(", ")
+        ))
+    })?;
+    let variant = backend.variant(workload, &args.variant)?;
+    let device = match backend.availability() {
+        Availability::Unavailable { reason } => {
+            return Err(CliError::Failed(format!("backend `{}` is not available: {reason}", backend.name())))
+        }
+        Availability::Ready { devices } => devices.into_iter().find(|d| d.index == args.device).ok_or_else(|| {
+            CliError::Input(format!("--device: backend `{}` has no device {}", backend.name(), args.device))
+        })?,
+    };
+    let (input, fft_rank) = read_input(workload, &args.inputs, &params)?;
+    let problem = input.problem()?;
+    let tunables = params.without(&["window"]);
+    variant.check_tunables(&tunables)?;
+    if args.repetitions == 0 {
+        return Err(CliError::Input("--repetitions must be at least 1".into()));
+    }
+
+    let mut all_params = problem.to_params();
+    all_params.0.extend(tunables.0.clone());
+    let mut record = new_record("exec", workload, backend.name(), variant.name, Some(&device.name), all_params);
+    let request = PlanRequest { problem, variant: variant.name, tunables: &tunables, device: device.index };
+    let sampling = SamplingPlan { warmup: 1, repetitions: args.repetitions, time_budget_s: None };
+    let output = execute_cell(backend, &request, &input, sampling, &mut record);
+    if let Some(output) = &output {
+        npy::write_output(&args.output, output, &problem, fft_rank)?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&record).expect("records serialise"));
+    }
+    match record.status {
+        Status::Ok => {
+            let k = record.kernel_ms.expect("measured");
+            eprintln!(
+                "{workload} {} on {}: {} ms (median of {}), verified ({}); wrote {}",
+                variant.name,
+                backend.name(),
+                dspbench_report::fmt_ms(k.median),
+                k.n,
+                record.verification.as_ref().map(|v| v.coverage.as_str()).unwrap_or(""),
+                args.output.display()
+            );
+            Ok(())
+        }
+        Status::Skipped => Err(CliError::Input(record.reason.unwrap_or_default())),
+        _ => Err(CliError::Failed(format!("{}: {}", record.status.name(), record.reason.unwrap_or_default()))),
+    }
+}
+
+fn parse_params(pairs: &[String]) -> Result<Params, CliError> {
+    let mut params = Params::new();
+    for pair in pairs {
+        let (key, value) =
+            pair.split_once('=').ok_or_else(|| CliError::Input(format!("--param `{pair}`: expected KEY=VALUE")))?;
+        params.insert(key.trim(), ParamValue::parse(value.trim()));
+    }
+    Ok(params)
+}
+
+fn expect_inputs(workload: Workload, inputs: &[PathBuf], names: &[&str]) -> Result<(), CliError> {
+    if inputs.len() != names.len() {
+        return Err(CliError::Input(format!(
+            "{workload} takes {} --input file(s): {}; got {}",
+            names.len(),
+            names.join(", "),
+            inputs.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The input of `workload` from the user's files; for fft also the rank of the file (1 or 2).
+fn read_input(workload: Workload, inputs: &[PathBuf], params: &Params) -> Result<(Input, usize), CliError> {
+    match workload {
+        Workload::Conv1d => {
+            expect_inputs(workload, inputs, &["signal (1-D float32)", "filter (1-D float32)"])?;
+            let signal = npy::read_f32_vector(&inputs[0])?;
+            let filter = npy::read_f32_vector(&inputs[1])?;
+            Ok((Input::conv1d(signal, filter)?, 1))
+        }
+        Workload::BoxFilter => {
+            expect_inputs(workload, inputs, &["image (2-D uint8 or float32)"])?;
+            let window = params.positive("window")?;
+            Ok((Input::BoxFilter { image: npy::read_image(&inputs[0])?, window }, 2))
+        }
+        Workload::Conv2d => {
+            expect_inputs(workload, inputs, &["image (2-D uint8 or float32)", "kernel (2-D float32, 2R+1 square)"])?;
+            let image = npy::read_image(&inputs[0])?;
+            let (kernel, radius) = npy::read_kernel(&inputs[1])?;
+            Ok((Input::Conv2d { image, kernel, radius }, 2))
+        }
+        Workload::Fft => {
+            expect_inputs(workload, inputs, &["data (complex64, 1-D or batch x size)"])?;
+            let (data, size, batch, rank) = npy::read_complex(&inputs[0])?;
+            Ok((Input::Fft { data, size, batch }, rank))
+        }
+    }
+}

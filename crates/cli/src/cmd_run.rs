@@ -1,0 +1,144 @@
+use crate::error::CliError;
+use crate::progress::Progress;
+use crate::{check_backend_names, default_scenario_path, split_list};
+use dspbench_core::Availability;
+use dspbench_report::{write_report, Run};
+use dspbench_results::{read_records, BackendStatus, ResultsDir, ScenarioInfo, RECORDS_FILE};
+use dspbench_runner::{
+    check_required, collect_machine, memory_bytes, now_rfc3339, required_backends, run_scenario, Registry, RunOptions,
+    RunSummary,
+};
+use dspbench_scenario::Scenario;
+use std::path::{Path, PathBuf};
+
+/// The default scenario, built in so `dspbench` works from any folder.
+const QUICK_YAML: &str = include_str!("../../../scenarios/quick.yaml");
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Scenario files (YAML).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Results folder [default: reports/<date>-<machine>, never overwriting an earlier run].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Only these backends, comma-separated (e.g. `scalar,simd`).
+    #[arg(long)]
+    backends: Option<String>,
+    /// A name for this machine in reports [default: the host name].
+    #[arg(long)]
+    machine: Option<String>,
+}
+
+impl RunArgs {
+    pub fn default_scenario() -> RunArgs {
+        RunArgs { files: vec![default_scenario_path()], out: None, backends: None, machine: None }
+    }
+}
+
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let registry = Registry::compiled();
+    let backends = args.backends.as_deref().map(split_list);
+    if let Some(names) = &backends {
+        check_backend_names(names, &registry)?;
+    }
+    let catalog = registry.catalog(memory_bytes());
+    let scenarios = args.files.iter().map(|path| load(path, &catalog)).collect::<Result<Vec<_>, _>>()?;
+
+    let probed = registry.probe();
+    let availability: Vec<(&str, &Availability)> = probed.iter().map(|(b, a)| (b.name(), a)).collect();
+    check_required(&required_backends(), &availability)?;
+    let statuses: Vec<BackendStatus> = probed.iter().map(|(b, a)| backend_status(b.name(), a)).collect();
+    for s in &statuses {
+        match &s.reason {
+            None => eprintln!("backend {}: ready on {}", s.name, s.devices.join("; ")),
+            Some(reason) => eprintln!("backend {}: not available: {reason}", s.name),
+        }
+    }
+
+    let infos = scenarios
+        .iter()
+        .map(|s| ScenarioInfo { name: s.name.clone(), path: s.path.display().to_string(), sha256: s.sha256.clone() })
+        .collect();
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut machine = collect_machine(args.machine.as_deref(), infos, statuses, command);
+    let dir = match args.out {
+        Some(dir) => dir,
+        None => fresh_folder(&machine.label, &machine.started),
+    };
+    let mut out = ResultsDir::create(&dir)?;
+    out.write_machine(&machine)?;
+    eprintln!("writing results to {}", dir.display());
+
+    let options = RunOptions { backends };
+    let mut total = RunSummary::default();
+    for scenario in &scenarios {
+        eprintln!("scenario `{}` ({})", scenario.name, scenario.path.display());
+        let mut progress = Progress::new();
+        let summary = run_scenario(scenario, &probed, &options, &mut out, &mut progress);
+        progress.finish();
+        let summary = summary?;
+        for (k, v) in summary.counts {
+            *total.counts.entry(k).or_default() += v;
+        }
+        total.problems.extend(summary.problems);
+    }
+
+    machine.finished = Some(now_rfc3339());
+    out.write_machine(&machine)?;
+    let records = read_records(&dir.join(RECORDS_FILE))?;
+    write_report(&dir, &[Run { machine, records }]).map_err(|e| CliError::Io(format!("{}: {e}", dir.display())))?;
+
+    let counts: Vec<String> = total.counts.iter().map(|(k, v)| format!("{v} {k}")).collect();
+    eprintln!("done: {}; report in {}", counts.join(", "), dir.join("report.md").display());
+    if total.all_verified() {
+        Ok(())
+    } else {
+        Err(CliError::Failed(format!(
+            "{} cell(s) failed or mismatched:\n  {}",
+            total.problems.len(),
+            total.problems.join("\n  ")
+        )))
+    }
+}
+
+fn load(path: &Path, catalog: &dspbench_scenario::Catalog) -> Result<Scenario, CliError> {
+    if path == default_scenario_path() && !path.exists() {
+        return Ok(dspbench_scenario::parse(QUICK_YAML, Path::new("scenarios/quick.yaml (built in)"), catalog)?);
+    }
+    Ok(dspbench_scenario::load(path, catalog)?)
+}
+
+fn backend_status(name: &str, availability: &Availability) -> BackendStatus {
+    match availability {
+        Availability::Ready { devices } => BackendStatus {
+            name: name.to_string(),
+            available: true,
+            reason: None,
+            devices: devices.iter().map(|d| d.name.clone()).collect(),
+            details: devices
+                .iter()
+                .flat_map(|d| d.details.iter().map(move |(k, v)| (format!("device{}.{k}", d.index), v.clone())))
+                .collect(),
+        },
+        Availability::Unavailable { reason } => BackendStatus {
+            name: name.to_string(),
+            available: false,
+            reason: Some(reason.clone()),
+            devices: vec![],
+            details: Default::default(),
+        },
+    }
+}
+
+/// `reports/<date>-<label>`, with `-2`, `-3`, ... if an earlier run is there.
+fn fresh_folder(label: &str, started: &str) -> PathBuf {
+    let date = started.get(..10).unwrap_or("undated");
+    let safe: String =
+        label.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    let base = PathBuf::from("reports").join(format!("{date}-{safe}"));
+    (1..)
+        .map(|i| if i == 1 { base.clone() } else { PathBuf::from(format!("{}-{i}", base.display())) })
+        .find(|p| !p.exists())
+        .expect("some suffix is free")
+}

@@ -1,0 +1,75 @@
+use dspbench_report::fmt_ms;
+use dspbench_results::{Record, Status};
+use dspbench_runner::Observer;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Shows a run's progress: a bar on a terminal, one plain line per cell otherwise (logs, CI).
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    done: usize,
+    total: usize,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress { bar: None, done: 0, total: 0 }
+    }
+
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn line(record: &Record) -> String {
+        let what = format!("{} {} {} [{}]", record.workload, record.variant, record.backend, record.params_text());
+        match (record.status, record.kernel_ms) {
+            (Status::Ok, Some(k)) => format!("{what}: {} ms (median of {}) verified", fmt_ms(k.median), k.n),
+            (status, _) => {
+                format!("{what}: {}: {}", status.name(), record.reason.as_deref().unwrap_or("").replace('\n', " "))
+            }
+        }
+    }
+}
+
+impl Observer for Progress {
+    fn start(&mut self, total_cells: usize) {
+        self.total = total_cells;
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(total_cells as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
+                    .expect("the template is valid")
+                    .progress_chars("=> "),
+            );
+            self.bar = Some(bar);
+        }
+    }
+
+    fn cell_started(&mut self, label: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(label.to_string());
+        }
+    }
+
+    fn cell_finished(&mut self, record: &Record) {
+        let line = Progress::line(record);
+        match &self.bar {
+            Some(bar) => {
+                if record.status != Status::Ok {
+                    bar.println(line);
+                }
+                if record.status != Status::Unavailable {
+                    bar.inc(1);
+                }
+            }
+            None => {
+                if record.status != Status::Unavailable {
+                    self.done += 1;
+                }
+                eprintln!("[{}/{}] {line}", self.done, self.total);
+            }
+        }
+    }
+}

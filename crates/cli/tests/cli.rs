@@ -1,0 +1,303 @@
+//! End-to-end tests of the `dspbench` binary: real scenario runs, real .npy files, real exit codes.
+
+use assert_cmd::Command;
+use dspbench_results::{read_records, Status};
+use ndarray::{Array1, Array2};
+use ndarray_npy::{ReadNpyExt, WriteNpyExt};
+use num_complex::Complex32;
+use std::path::{Path, PathBuf};
+
+fn dspbench() -> Command {
+    let mut cmd = Command::cargo_bin("dspbench").unwrap();
+    cmd.current_dir(workspace_root()).env_remove("DSPBENCH_REQUIRE");
+    cmd
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn write<T: ndarray_npy::WritableElement, D: ndarray::Dimension>(path: &Path, a: &ndarray::Array<T, D>) {
+    a.write_npy(std::fs::File::create(path).unwrap()).unwrap();
+}
+
+#[test]
+fn smoke_scenario_writes_a_complete_verified_results_folder() {
+    let out = tempfile::tempdir().unwrap();
+    dspbench().args(["run", "scenarios/smoke.yaml", "--out"]).arg(out.path()).assert().success();
+    for file in ["machine.json", "results.jsonl", "results.csv", "report.md"] {
+        assert!(out.path().join(file).exists(), "{file} missing");
+    }
+    let records = read_records(&out.path().join("results.jsonl")).unwrap();
+    for workload in ["conv1d", "box-filter", "conv2d", "fft"] {
+        assert!(records.iter().any(|r| r.workload.to_string() == workload && r.status == Status::Ok), "{workload}");
+    }
+    for r in &records {
+        assert_eq!(r.status, Status::Ok, "{r:?}");
+        assert!(r.verified && r.samples >= 1 && r.kernel_ms.is_some() && r.gflops.is_some());
+        assert_eq!(r.times_ms.len(), r.samples);
+    }
+    let machine: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("machine.json")).unwrap()).unwrap();
+    assert!(machine["finished"].is_string());
+    assert_eq!(machine["scenarios"][0]["sha256"].as_str().unwrap().len(), 64);
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(report.contains("| variant") && report.contains("recursive") && report.contains("median of n"));
+}
+
+#[test]
+fn a_bad_scenario_is_exit_code_2_naming_file_line_and_field_and_nothing_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.yaml");
+    std::fs::write(
+        &path,
+        "name: bad\nseed: 1\nexperiments:\n  - workload: box-filter\n    params: { width: 8, height: 8, window: [3, 4] }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let assert = dspbench().arg("run").arg(&path).arg("--out").arg(&out).assert().code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("bad.yaml:5:") && stderr.contains("window"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!out.exists(), "nothing may run on a bad scenario");
+}
+
+#[test]
+fn unknown_backend_and_missing_file_are_exit_code_2() {
+    dspbench().args(["run", "scenarios/smoke.yaml", "--backends", "nonesuch"]).assert().code(2);
+    dspbench().args(["run", "does/not/exist.yaml"]).assert().code(2);
+}
+
+#[test]
+fn a_required_backend_that_is_missing_is_exit_code_3() {
+    let out = tempfile::tempdir().unwrap();
+    dspbench()
+        .env("DSPBENCH_REQUIRE", "scalar,nonesuch")
+        .args(["run", "scenarios/smoke.yaml", "--out"])
+        .arg(out.path())
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn an_interrupted_run_keeps_every_finished_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("slow.yaml");
+    // Many cells of a few tens of milliseconds each: the run is killed part way.
+    std::fs::write(
+        &scenario,
+        "name: slow\nseed: 1\nwarmup: 0\nrepetitions: 3\nexperiments:\n  - workload: conv1d\n    variants: [direct]\n    \
+         params: { n: [20000, 20001, 20002, 20003, 20004, 20005, 20006, 20007, 20008, 20009, 20010, 20011], m: [256, 257, 258, 259] }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let bin = assert_cmd::cargo::cargo_bin("dspbench");
+    let mut child = std::process::Command::new(bin)
+        .current_dir(workspace_root())
+        .arg("run")
+        .arg(&scenario)
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let jsonl = out.join("results.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&jsonl).map(|t| t.lines().count()).unwrap_or(0) < 3 {
+        assert!(std::time::Instant::now() < deadline, "no records after 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let records = read_records(&jsonl).unwrap();
+    assert!(records.len() >= 3 && records.len() < 48, "{} records", records.len());
+    assert!(records.iter().all(|r| r.status == Status::Ok));
+    // The report can be rebuilt from what was kept.
+    dspbench().arg("report").arg(&out).assert().success();
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("(interrupted)"), "{report}");
+}
+
+#[test]
+fn list_names_every_backend_and_variant() {
+    let output = dspbench().args(["list", "--json"]).output().unwrap();
+    assert!(output.status.success());
+    let list: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let scalar = list.as_array().unwrap().iter().find(|b| b["name"] == "scalar").unwrap();
+    assert_eq!(scalar["availability"]["status"], "ready");
+    let variants: Vec<&str> =
+        scalar["variants"].as_array().unwrap().iter().map(|v| v["name"].as_str().unwrap()).collect();
+    for v in ["direct", "fft", "recursive", "flow-graph", "vendor"] {
+        assert!(variants.contains(&v), "{v} missing from {variants:?}");
+    }
+    dspbench().arg("list").assert().success();
+}
+
+#[test]
+fn selftest_passes_on_the_scalar_backend() {
+    dspbench().args(["selftest", "--backends", "scalar"]).assert().success();
+}
+
+/// Direct f64 convolution, written independently of the suite's oracle.
+fn convolve(x: &[f32], h: &[f32]) -> Vec<f64> {
+    let mut y = vec![0.0f64; x.len() + h.len() - 1];
+    for (i, &xi) in x.iter().enumerate() {
+        for (k, &hk) in h.iter().enumerate() {
+            y[i + k] += xi as f64 * hk as f64;
+        }
+    }
+    y
+}
+
+#[test]
+fn exec_conv1d_round_trip_on_npy_matches_a_direct_convolution() {
+    let dir = tempfile::tempdir().unwrap();
+    let x: Vec<f32> = (0..1237).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+    let h: Vec<f32> = (0..45).map(|i| ((i * 13 % 17) as f32 - 8.0) / 8.0).collect();
+    write(&dir.path().join("x.npy"), &Array1::from(x.clone()));
+    write(&dir.path().join("h.npy"), &Array1::from(h.clone()));
+    for variant in ["direct", "fft"] {
+        let out = dir.path().join(format!("y-{variant}.npy"));
+        let assert = dspbench()
+            .args(["exec", "conv1d", "--variant", variant, "--json", "--input"])
+            .arg(dir.path().join("x.npy"))
+            .arg("--input")
+            .arg(dir.path().join("h.npy"))
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .success();
+        let record: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        assert_eq!(record["verified"], true);
+        let y = Array1::<f32>::read_npy(std::fs::File::open(&out).unwrap()).unwrap();
+        let expected = convolve(&x, &h);
+        assert_eq!(y.len(), expected.len());
+        for (a, b) in y.iter().zip(&expected) {
+            assert!((*a as f64 - b).abs() < 1e-3, "{variant}: {a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn exec_images_keep_shape_and_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = Array2::from_shape_fn((13, 29), |(y, x)| ((x * 7 + y * 3) % 256) as u8);
+    write(&dir.path().join("img.npy"), &image);
+    let out = dir.path().join("box.npy");
+    dspbench()
+        .args(["exec", "box-filter", "--variant", "recursive", "--param", "window=5", "--input"])
+        .arg(dir.path().join("img.npy"))
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    let result = Array2::<u8>::read_npy(std::fs::File::open(&out).unwrap()).unwrap();
+    assert_eq!(result.dim(), (13, 29));
+
+    let kernel = Array2::from_shape_fn((3, 3), |(y, x)| if (y, x) == (1, 2) { 1.0f32 } else { 0.0 });
+    write(&dir.path().join("k.npy"), &kernel);
+    let out = dir.path().join("conv.npy");
+    dspbench()
+        .args(["exec", "conv2d", "--variant", "direct", "--input"])
+        .arg(dir.path().join("img.npy"))
+        .arg("--input")
+        .arg(dir.path().join("k.npy"))
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    // A kernel with its one tap right of centre reads the pixel to the right (replicated at the edge).
+    let shifted = Array2::<u8>::read_npy(std::fs::File::open(&out).unwrap()).unwrap();
+    for y in 0..13 {
+        for x in 0..29 {
+            assert_eq!(shifted[(y, x)], image[(y, (x + 1).min(28))]);
+        }
+    }
+}
+
+#[test]
+fn exec_fft_keeps_batch_shape_and_refuses_radix2_on_other_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Array2::from_shape_fn((3, 8), |(b, n)| Complex32::new((b + n) as f32, 0.0));
+    write(&dir.path().join("z.npy"), &data);
+    let out = dir.path().join("f.npy");
+    dspbench()
+        .args(["exec", "fft", "--variant", "flow-graph", "--input"])
+        .arg(dir.path().join("z.npy"))
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    let spectrum = Array2::<Complex32>::read_npy(std::fs::File::open(&out).unwrap()).unwrap();
+    assert_eq!(spectrum.dim(), (3, 8));
+    for b in 0..3 {
+        let dc: f32 = (0..8).map(|n| (b + n) as f32).sum();
+        assert!((spectrum[(b, 0)].re - dc).abs() < 1e-4);
+    }
+    let odd = Array1::from(vec![Complex32::new(1.0, 0.0); 12]);
+    write(&dir.path().join("odd.npy"), &odd);
+    let assert = dspbench()
+        .args(["exec", "fft", "--variant", "recursive", "--input"])
+        .arg(dir.path().join("odd.npy"))
+        .arg("--output")
+        .arg(dir.path().join("o.npy"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("power") && stderr.contains("12"), "{stderr}");
+}
+
+#[test]
+fn exec_bad_input_is_exit_code_2_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = Array2::from_shape_fn((4, 4), |(y, x)| (x + y) as f64);
+    write(&dir.path().join("f64.npy"), &image);
+    write(&dir.path().join("u8.npy"), &Array2::from_shape_fn((4, 4), |(y, x)| (x + y) as u8));
+    let run = |args: &[&str], expect: &str| {
+        let assert = dspbench().args(args).current_dir(dir.path()).assert().code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(expect), "expected `{expect}` in: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    run(
+        &[
+            "exec",
+            "box-filter",
+            "--variant",
+            "direct",
+            "--param",
+            "window=3",
+            "--input",
+            "f64.npy",
+            "--output",
+            "o.npy",
+        ],
+        "<f8",
+    );
+    run(
+        &["exec", "box-filter", "--variant", "direct", "--param", "window=4", "--input", "u8.npy", "--output", "o.npy"],
+        "`window` must be odd",
+    );
+    run(&["exec", "box-filter", "--variant", "direct", "--input", "missing.npy", "--output", "o.npy"], "`window`");
+    run(
+        &[
+            "exec",
+            "box-filter",
+            "--variant",
+            "direct",
+            "--param",
+            "window=3",
+            "--input",
+            "missing.npy",
+            "--output",
+            "o.npy",
+        ],
+        "missing.npy",
+    );
+    run(&["exec", "blur", "--variant", "direct", "--input", "f64.npy", "--output", "o.npy"], "unknown workload");
+    run(&["exec", "conv1d", "--variant", "nonesuch", "--input", "f64.npy", "--output", "o.npy"], "no conv1d variant");
+    run(
+        &["exec", "conv1d", "--variant", "direct", "--param", "threads", "--input", "f64.npy", "--output", "o.npy"],
+        "KEY=VALUE",
+    );
+}

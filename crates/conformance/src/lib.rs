@@ -1,0 +1,124 @@
+//! The conformance matrix: every variant of a backend, on small and awkward sizes, against
+//! the f64 reference. Backend crates run it in their tests, `dspbench selftest` runs it on
+//! whatever hardware is present, so both check exactly the same cases.
+//!
+//! A variant declares the problems it accepts ([`dspbench_core::Domain`]); inside that domain
+//! it must produce verified output, outside it must refuse with `Error::Unsupported`.
+
+mod matrix;
+
+pub use matrix::edge_problems;
+
+use dspbench_core::{generate_input, Backend, Error, Params, PlanRequest, Problem, VariantInfo};
+
+/// Seed of every conformance input.
+pub const SEED: u64 = 0x5EED;
+
+/// The verdict on one (variant, problem) case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Ran and matched the reference.
+    Passed,
+    /// Refused a problem outside its declared domain, as it should.
+    Refused(String),
+    /// Anything else: a mismatch, a wrong refusal, an error.
+    Failed(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct CaseOutcome {
+    pub variant: &'static str,
+    pub problem: Problem,
+    pub verdict: Verdict,
+}
+
+/// Counts of a matrix run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    pub passed: usize,
+    pub refused: usize,
+    pub failures: Vec<String>,
+}
+
+/// Checks one variant on one problem: plan, upload, run twice, verify both outputs and require
+/// them to be identical (state that is not reset between runs shows here).
+pub fn check_case(backend: &dyn Backend, device: usize, variant: &VariantInfo, problem: &Problem) -> CaseOutcome {
+    let verdict = verdict(backend, device, variant, problem);
+    CaseOutcome { variant: variant.name, problem: *problem, verdict }
+}
+
+fn verdict(backend: &dyn Backend, device: usize, variant: &VariantInfo, problem: &Problem) -> Verdict {
+    let in_domain = variant.domain.admits(problem);
+    let tunables = Params::new();
+    let request = PlanRequest { problem: *problem, variant: variant.name, tunables: &tunables, device };
+    let mut algorithm = match backend.plan(&request) {
+        Ok(a) if in_domain => a,
+        Ok(_) => return Verdict::Failed(format!("accepted a problem outside its domain ({:?})", variant.domain)),
+        Err(Error::Unsupported(why)) if !in_domain => return Verdict::Refused(why),
+        Err(e) => return Verdict::Failed(format!("plan: {e}")),
+    };
+    let input = generate_input(problem, SEED);
+    let result = (|| {
+        algorithm.upload(&input)?;
+        let mut outputs = Vec::with_capacity(2);
+        for _ in 0..2 {
+            algorithm.run()?;
+            outputs.push(algorithm.download()?.0);
+        }
+        Ok::<_, Error>(outputs)
+    })();
+    let outputs = match result {
+        Ok(o) => o,
+        Err(e) => return Verdict::Failed(e.to_string()),
+    };
+    for (run, output) in outputs.iter().enumerate() {
+        let check = dspbench_reference::verify(&input, output);
+        if !check.passed {
+            return Verdict::Failed(format!("run {}: {}", run + 1, check.summary()));
+        }
+    }
+    // Both passed, so neither holds NaN and `==` compares every element exactly.
+    if outputs[0] != outputs[1] {
+        return Verdict::Failed("a second run gave another result than the first".into());
+    }
+    Verdict::Passed
+}
+
+/// Runs the whole matrix for every variant of `backend` that `select` keeps, calling `each`
+/// after every case (for progress), and returns the counts.
+pub fn check_backend(
+    backend: &dyn Backend,
+    device: usize,
+    select: &dyn Fn(&VariantInfo) -> bool,
+    each: &mut dyn FnMut(&CaseOutcome),
+) -> Tally {
+    let mut tally = Tally::default();
+    for variant in backend.variants().iter().filter(|v| select(v)) {
+        for problem in edge_problems(variant.workload) {
+            let outcome = check_case(backend, device, variant, &problem);
+            match &outcome.verdict {
+                Verdict::Passed => tally.passed += 1,
+                Verdict::Refused(_) => tally.refused += 1,
+                Verdict::Failed(why) => tally.failures.push(format!(
+                    "{} {} {} [{}]: {why}",
+                    backend.name(),
+                    variant.workload,
+                    variant.name,
+                    problem
+                )),
+            }
+            each(&outcome);
+        }
+    }
+    tally
+}
+
+/// For a backend crate's tests: runs the matrix on the variants of `workload` named `variant`
+/// (or all of them) and panics listing every failure.
+pub fn assert_conforms(backend: &dyn Backend, workload: dspbench_core::Workload, variant: Option<&str>) {
+    let select = |v: &VariantInfo| v.workload == workload && variant.is_none_or(|n| n == v.name);
+    assert!(backend.variants().iter().any(select), "{} has no {workload} variant {variant:?}", backend.name());
+    let tally = check_backend(backend, 0, &select, &mut |_| {});
+    assert!(tally.failures.is_empty(), "{} failure(s):\n{}", tally.failures.len(), tally.failures.join("\n"));
+    assert!(tally.passed > 0, "no case ran");
+}

@@ -1,0 +1,65 @@
+use dspbench_core::{DType, Problem, Workload};
+
+/// Lengths around the edges that break kernels: 1, primes, one off a power of two, larger
+/// than a vector or a work-group, not a multiple of anything.
+const LENGTHS: [usize; 8] = [1, 7, 31, 32, 33, 255, 1000, 4097];
+
+/// Image shapes (width, height): single pixels, single rows and columns, odd sizes, images
+/// narrower than a vector, and one wider than a typical tile.
+const IMAGES: [(usize, usize); 9] =
+    [(1, 1), (7, 3), (3, 7), (31, 33), (33, 31), (255, 1), (1, 255), (64, 64), (1000, 7)];
+
+/// The problems every variant of `workload` is checked on (those outside a variant's domain
+/// must be refused by it).
+pub fn edge_problems(workload: Workload) -> Vec<Problem> {
+    let dtypes = [DType::U8, DType::F32];
+    match workload {
+        Workload::Conv1d => {
+            LENGTHS.iter().flat_map(|&n| [1, 3, 8, 33, 64, 513].map(|m| Problem::Conv1d { n, m })).collect()
+        }
+        Workload::BoxFilter => IMAGES
+            .iter()
+            .flat_map(|&(width, height)| {
+                dtypes.iter().flat_map(move |&dtype| {
+                    [1, 3, 5, 9, 15, 31].map(|window| Problem::BoxFilter { width, height, window, dtype })
+                })
+            })
+            .collect(),
+        Workload::Conv2d => IMAGES
+            .iter()
+            .flat_map(|&(width, height)| {
+                dtypes.iter().flat_map(move |&dtype| {
+                    [1, 2, 3, 4, 5, 6, 7, 8].map(|radius| Problem::Conv2d { width, height, radius, dtype })
+                })
+            })
+            .collect(),
+        Workload::Fft => {
+            let powers = [1, 2, 4, 8, 32, 1024, 4096, 65536];
+            let others = [3, 7, 31, 33, 1000, 4097];
+            powers
+                .iter()
+                .flat_map(|&size| [1, 3].map(|batch| Problem::Fft { size, batch }))
+                .chain(others.iter().flat_map(|&size| [1, 2].map(|batch| Problem::Fft { size, batch })))
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_problem_is_valid_and_the_awkward_sizes_are_there() {
+        for w in Workload::ALL {
+            let problems = edge_problems(w);
+            assert!(!problems.is_empty());
+            for p in &problems {
+                p.validate().unwrap();
+            }
+        }
+        let fft = edge_problems(Workload::Fft);
+        assert!(fft.contains(&Problem::Fft { size: 1000, batch: 1 }));
+        assert!(fft.contains(&Problem::Fft { size: 1, batch: 1 }));
+    }
+}

@@ -1,0 +1,225 @@
+use crate::{Machine, Record};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ResultsError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}:{line}: not a result record: {message}")]
+    Parse { path: PathBuf, line: usize, message: String },
+    #[error("{path}: {message}")]
+    Csv { path: PathBuf, message: String },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ResultsError + '_ {
+    move |source| ResultsError::Io { path: path.to_path_buf(), source }
+}
+
+/// A results folder being written: `machine.json`, `results.jsonl`, `results.csv`.
+///
+/// Each record is written to both files and flushed before `append` returns, so a run that is
+/// interrupted keeps every cell it finished.
+pub struct ResultsDir {
+    dir: PathBuf,
+    jsonl: File,
+    csv: csv::Writer<File>,
+}
+
+pub const MACHINE_FILE: &str = "machine.json";
+pub const RECORDS_FILE: &str = "results.jsonl";
+pub const CSV_FILE: &str = "results.csv";
+
+impl ResultsDir {
+    /// Creates the folder (and parents). Existing result files are replaced: a folder holds one run.
+    pub fn create(dir: &Path) -> Result<ResultsDir, ResultsError> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let jsonl_path = dir.join(RECORDS_FILE);
+        let jsonl =
+            OpenOptions::new().create(true).write(true).truncate(true).open(&jsonl_path).map_err(io(&jsonl_path))?;
+        let csv_path = dir.join(CSV_FILE);
+        let mut csv = csv::Writer::from_writer(File::create(&csv_path).map_err(io(&csv_path))?);
+        csv.write_record(CSV_HEADER)
+            .map_err(|e| ResultsError::Csv { path: csv_path.clone(), message: e.to_string() })?;
+        csv.flush().map_err(io(&csv_path))?;
+        Ok(ResultsDir { dir: dir.to_path_buf(), jsonl, csv })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn write_machine(&self, machine: &Machine) -> Result<(), ResultsError> {
+        write_machine(&self.dir, machine)
+    }
+
+    /// Appends one record to `results.jsonl` and `results.csv`, flushed.
+    pub fn append(&mut self, record: &Record) -> Result<(), ResultsError> {
+        let jsonl_path = self.dir.join(RECORDS_FILE);
+        let line = serde_json::to_string(record).expect("records always serialise");
+        writeln!(self.jsonl, "{line}").and_then(|_| self.jsonl.flush()).map_err(io(&jsonl_path))?;
+        let csv_path = self.dir.join(CSV_FILE);
+        self.csv
+            .write_record(csv_row(record))
+            .map_err(|e| ResultsError::Csv { path: csv_path.clone(), message: e.to_string() })?;
+        self.csv.flush().map_err(io(&csv_path))
+    }
+}
+
+pub fn write_machine(dir: &Path, machine: &Machine) -> Result<(), ResultsError> {
+    let path = dir.join(MACHINE_FILE);
+    let text = serde_json::to_string_pretty(machine).expect("machine info always serialises");
+    std::fs::write(&path, text + "\n").map_err(io(&path))
+}
+
+pub fn read_machine(dir: &Path) -> Result<Machine, ResultsError> {
+    let path = dir.join(MACHINE_FILE);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    serde_json::from_str(&text).map_err(|e| ResultsError::Parse { path, line: e.line(), message: e.to_string() })
+}
+
+/// Reads every record of a `results.jsonl`. A last line cut off mid-write (a run killed while
+/// writing) is ignored; a malformed line anywhere else is an error.
+pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
+    let file = File::open(path).map_err(io(path))?;
+    let lines: Vec<String> = BufReader::new(file).lines().collect::<Result<_, _>>().map_err(io(path))?;
+    let mut records = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Record>(line) {
+            Ok(r) => records.push(r),
+            Err(_) if i + 1 == lines.len() && !line.ends_with('}') => break,
+            Err(e) => {
+                return Err(ResultsError::Parse { path: path.to_path_buf(), line: i + 1, message: e.to_string() })
+            }
+        }
+    }
+    Ok(records)
+}
+
+const CSV_HEADER: [&str; 22] = [
+    "scenario",
+    "experiment",
+    "workload",
+    "variant",
+    "backend",
+    "device",
+    "params",
+    "status",
+    "kernel_ms_median",
+    "kernel_ms_min",
+    "kernel_ms_max",
+    "kernel_ms_mad",
+    "samples",
+    "kernel_clock",
+    "upload_ms",
+    "download_ms",
+    "plan_ms",
+    "gflops",
+    "gbps",
+    "verified",
+    "max_abs_err",
+    "reason",
+];
+
+fn csv_row(r: &Record) -> Vec<String> {
+    let num = |v: Option<f64>| v.map(|x| format!("{x}")).unwrap_or_default();
+    let k = r.kernel_ms.as_ref();
+    vec![
+        r.scenario.clone(),
+        r.experiment.to_string(),
+        r.workload.to_string(),
+        r.variant.clone(),
+        r.backend.clone(),
+        r.device.clone().unwrap_or_default(),
+        r.params_text(),
+        r.status.name().to_string(),
+        num(k.map(|s| s.median)),
+        num(k.map(|s| s.min)),
+        num(k.map(|s| s.max)),
+        num(k.map(|s| s.mad)),
+        r.samples.to_string(),
+        r.kernel_clock.clone().unwrap_or_default(),
+        num(r.transfer_ms.map(|t| t.upload)),
+        num(r.transfer_ms.map(|t| t.download)),
+        num(r.plan_ms),
+        num(r.gflops),
+        num(r.gbps),
+        r.verified.to_string(),
+        num(r.max_abs_err),
+        r.reason.clone().unwrap_or_default(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Status, Summary, SCHEMA_VERSION};
+    use dspbench_core::{Params, Workload};
+
+    fn record(variant: &str) -> Record {
+        Record {
+            schema: SCHEMA_VERSION,
+            scenario: "t".into(),
+            experiment: 0,
+            experiment_title: None,
+            workload: Workload::Conv1d,
+            variant: variant.into(),
+            backend: "scalar".into(),
+            device: Some("cpu".into()),
+            params: Params::new().with("n", 10usize).with("m", 3usize),
+            status: Status::Ok,
+            reason: None,
+            isa: Some("scalar".into()),
+            threads: Some(1),
+            exec: Default::default(),
+            seed: 1,
+            warmup: 1,
+            samples: 2,
+            kernel_ms: Summary::of(&[1.0, 2.0]),
+            kernel_clock: Some("wall".into()),
+            wall_ms: Summary::of(&[1.0, 2.0]),
+            transfer_ms: None,
+            plan_ms: Some(0.1),
+            verified: true,
+            verification: None,
+            max_abs_err: Some(0.0),
+            max_rel_err: Some(0.0),
+            flops: 60.0,
+            bytes: 100.0,
+            gflops: Some(1e-4),
+            gbps: Some(1e-4),
+            times_ms: vec![1.0, 2.0],
+            finished: "2026-11-21T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn appended_records_read_back_and_csv_has_a_row_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = ResultsDir::create(dir.path()).unwrap();
+        out.append(&record("direct")).unwrap();
+        out.append(&record("fft")).unwrap();
+        let back = read_records(&dir.path().join(RECORDS_FILE)).unwrap();
+        assert_eq!(back, vec![record("direct"), record("fft")]);
+        let csv = std::fs::read_to_string(dir.path().join(CSV_FILE)).unwrap();
+        assert_eq!(csv.lines().count(), 3);
+        assert!(csv.lines().nth(2).unwrap().contains("fft"));
+    }
+
+    #[test]
+    fn a_line_cut_off_at_the_end_is_ignored_but_one_in_the_middle_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(RECORDS_FILE);
+        let full = serde_json::to_string(&record("direct")).unwrap();
+        std::fs::write(&path, format!("{full}\n{}", &full[..full.len() / 2])).unwrap();
+        assert_eq!(read_records(&path).unwrap().len(), 1);
+        std::fs::write(&path, format!("{}\n{full}\n", &full[..full.len() / 2])).unwrap();
+        let err = read_records(&path).unwrap_err().to_string();
+        assert!(err.contains(":1:"), "{err}");
+    }
+}

@@ -1,0 +1,109 @@
+use crate::Summary;
+use dspbench_core::{Params, Workload};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What became of one cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Measured and verified against the reference.
+    Ok,
+    /// Measured, but the output disagrees with the reference.
+    Mismatch,
+    /// The variant refuses this problem (for example a radix-2 FFT of 1000 points).
+    Skipped,
+    /// A device or compile error; the run went on with the next cell.
+    Failed,
+    /// The backend is not available on this machine.
+    Unavailable,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Mismatch => "mismatch",
+            Status::Skipped => "skipped",
+            Status::Failed => "failed",
+            Status::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// Host<->device copy times of one cell, medians in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TransferMs {
+    pub upload: f64,
+    pub download: f64,
+    pub bytes: u64,
+}
+
+/// How the output was checked against the f64 reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerificationInfo {
+    /// `full`, or which subset of the output was compared (large cells).
+    pub coverage: String,
+    pub checked: usize,
+    pub total: usize,
+    pub atol: f64,
+    pub rtol: f64,
+    pub first_mismatch: Option<String>,
+}
+
+/// One measured (or refused) cell: one problem, one variant, one backend, one device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub schema: u32,
+    pub scenario: String,
+    pub experiment: usize,
+    pub experiment_title: Option<String>,
+    pub workload: Workload,
+    pub variant: String,
+    pub backend: String,
+    pub device: Option<String>,
+    /// Problem parameters and tunables, as the scenario gave them.
+    pub params: Params,
+    pub status: Status,
+    /// Why a cell was skipped, failed or not run.
+    pub reason: Option<String>,
+    pub isa: Option<String>,
+    pub threads: Option<usize>,
+    /// Launch geometry, kernel hashes and other facts of the execution.
+    pub exec: BTreeMap<String, String>,
+    pub seed: u64,
+    pub warmup: usize,
+    pub samples: usize,
+    /// Kernel time per sample: the device's own timer where it has one, else wall time around `run`.
+    pub kernel_ms: Option<Summary>,
+    /// `device` or `wall`: which clock `kernel_ms` came from.
+    pub kernel_clock: Option<String>,
+    /// Wall time around `run` (equals kernel_ms on CPU backends).
+    pub wall_ms: Option<Summary>,
+    /// `null` where no copy happens (CPU backends).
+    pub transfer_ms: Option<TransferMs>,
+    /// Planning time (allocation, compilation, FFT plans), once per cell.
+    pub plan_ms: Option<f64>,
+    pub verified: bool,
+    pub verification: Option<VerificationInfo>,
+    pub max_abs_err: Option<f64>,
+    pub max_rel_err: Option<f64>,
+    /// Operation and byte counts of the problem (docs/results.md).
+    pub flops: f64,
+    pub bytes: f64,
+    /// flops / median kernel time.
+    pub gflops: Option<f64>,
+    /// bytes / median kernel time.
+    pub gbps: Option<f64>,
+    /// Every kernel sample, in milliseconds, in the order taken.
+    pub times_ms: Vec<f64>,
+    /// UTC time the cell finished, RFC 3339.
+    pub finished: String,
+}
+
+impl Record {
+    /// The parameters as `key=value` pairs, for tables.
+    pub fn params_text(&self) -> String {
+        self.params.to_string()
+    }
+}

@@ -1,0 +1,96 @@
+//! Scenario files of dspbench: what to run, as YAML.
+//!
+//! A scenario names workloads, variants, backends and parameter grids; [`load`] reads one,
+//! expands every experiment into cells and validates all of it against a [`Catalog`] of the
+//! compiled backends before anything runs. Every mistake is a [`ScenarioError`] that names the
+//! file, the line and column, and the field path (`experiments[1].params.window[2]`).
+//!
+//! ```yaml
+//! name: quick
+//! seed: 42
+//! warmup: 3            # optional, default 3
+//! repetitions: 20      # optional, default 10: the most timed samples per cell
+//! time_budget_s: 2.0   # optional: stop sampling a cell after this long (3 samples at least)
+//! backends: [scalar]   # optional; default: every backend available
+//! experiments:
+//!   - workload: conv1d
+//!     variants: [direct, fft]                # optional; default: every variant
+//!     params: { n: [10000, 100000], m: [8, 64, 512] }
+//!   - workload: fft
+//!     cases: [ { size: 65536, batch: 1 }, { size: 1024, batch: 64 } ]
+//! ```
+
+mod catalog;
+mod error;
+mod expand;
+mod locate;
+mod schema;
+mod validate;
+
+pub use catalog::{Catalog, CatalogBackend};
+pub use error::ScenarioError;
+
+use dspbench_core::{Params, Workload};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// A validated scenario file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scenario {
+    pub name: String,
+    pub description: Option<String>,
+    /// The path as given to [`load`] (or the `origin` given to [`parse`]).
+    pub path: PathBuf,
+    /// Lower-case hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    pub seed: u64,
+    pub warmup: usize,
+    /// The most timed samples per cell (at least 1).
+    pub repetitions: usize,
+    /// Stop sampling a cell once its samples took this long (the runner still takes at least 3).
+    pub time_budget_s: Option<f64>,
+    /// Backends named at the top level; `None`: every available one.
+    pub backends: Option<Vec<String>>,
+    pub experiments: Vec<Experiment>,
+}
+
+/// One entry of `experiments`, expanded into cells.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Experiment {
+    /// 0-based position in the file.
+    pub index: usize,
+    pub workload: Workload,
+    pub title: Option<String>,
+    /// Variants named; `None`: every variant of the selected backends.
+    pub variants: Option<Vec<String>>,
+    /// This experiment's own backends; `None`: the scenario's.
+    pub backends: Option<Vec<String>>,
+    /// Problem parameters and tunables together, in expansion order, each validated.
+    pub cells: Vec<Params>,
+}
+
+impl Scenario {
+    /// Cells over all experiments (before multiplying by variants and backends).
+    pub fn cell_count(&self) -> usize {
+        self.experiments.iter().map(|e| e.cells.len()).sum()
+    }
+}
+
+/// Reads and validates the scenario at `path`.
+pub fn load(path: &Path, catalog: &Catalog) -> Result<Scenario, ScenarioError> {
+    let read_error = |source| ScenarioError::Read { file: path.display().to_string(), source };
+    let bytes = std::fs::read(path).map_err(read_error)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| read_error(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))?;
+    parse(&text, path, catalog)
+}
+
+/// Validates scenario `text`; `origin` is used only in messages and as [`Scenario::path`].
+pub fn parse(text: &str, origin: &Path, catalog: &Catalog) -> Result<Scenario, ScenarioError> {
+    let src = error::Source::new(origin);
+    let raw: schema::RawScenario =
+        serde_saphyr::from_str_with_options(text, schema::options()).map_err(|e| src.yaml_error(text, &e))?;
+    let sha256 = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    validate::scenario(raw, &src, catalog, origin.to_path_buf(), sha256)
+}
