@@ -43,14 +43,30 @@ pub struct Tally {
 /// Checks one variant on one problem: plan, upload, run twice, verify both outputs and require
 /// them to be identical (state that is not reset between runs shows here).
 pub fn check_case(backend: &dyn Backend, device: usize, variant: &VariantInfo, problem: &Problem) -> CaseOutcome {
-    let verdict = verdict(backend, device, variant, problem);
+    check_case_with(backend, device, variant, problem, &Params::new())
+}
+
+/// [`check_case`] with tunables (an ISA level, a thread count, a launch shape).
+pub fn check_case_with(
+    backend: &dyn Backend,
+    device: usize,
+    variant: &VariantInfo,
+    problem: &Problem,
+    tunables: &Params,
+) -> CaseOutcome {
+    let verdict = verdict(backend, device, variant, problem, tunables);
     CaseOutcome { variant: variant.name, problem: *problem, verdict }
 }
 
-fn verdict(backend: &dyn Backend, device: usize, variant: &VariantInfo, problem: &Problem) -> Verdict {
+fn verdict(
+    backend: &dyn Backend,
+    device: usize,
+    variant: &VariantInfo,
+    problem: &Problem,
+    tunables: &Params,
+) -> Verdict {
     let in_domain = variant.domain.admits(problem);
-    let tunables = Params::new();
-    let request = PlanRequest { problem: *problem, variant: variant.name, tunables: &tunables, device };
+    let request = PlanRequest { problem: *problem, variant: variant.name, tunables, device };
     let mut algorithm = match backend.plan(&request) {
         Ok(a) if in_domain => a,
         Ok(_) => return Verdict::Failed(format!("accepted a problem outside its domain ({:?})", variant.domain)),
@@ -92,10 +108,21 @@ pub fn check_backend(
     select: &dyn Fn(&VariantInfo) -> bool,
     each: &mut dyn FnMut(&CaseOutcome),
 ) -> Tally {
+    check_backend_with(backend, device, select, &Params::new(), each)
+}
+
+/// [`check_backend`] with the same tunables for every selected variant.
+pub fn check_backend_with(
+    backend: &dyn Backend,
+    device: usize,
+    select: &dyn Fn(&VariantInfo) -> bool,
+    tunables: &Params,
+    each: &mut dyn FnMut(&CaseOutcome),
+) -> Tally {
     let mut tally = Tally::default();
     for variant in backend.variants().iter().filter(|v| select(v)) {
         for problem in edge_problems(variant.workload) {
-            let outcome = check_case(backend, device, variant, &problem);
+            let outcome = check_case_with(backend, device, variant, &problem, tunables);
             match &outcome.verdict {
                 Verdict::Passed => tally.passed += 1,
                 Verdict::Refused(_) => tally.refused += 1,
@@ -116,9 +143,24 @@ pub fn check_backend(
 /// For a backend crate's tests: runs the matrix on the variants of `workload` named `variant`
 /// (or all of them) and panics listing every failure.
 pub fn assert_conforms(backend: &dyn Backend, workload: dspbench_core::Workload, variant: Option<&str>) {
+    assert_conforms_with(backend, workload, variant, &Params::new());
+}
+
+/// [`assert_conforms`] with tunables (for example each ISA level a SIMD backend has).
+pub fn assert_conforms_with(
+    backend: &dyn Backend,
+    workload: dspbench_core::Workload,
+    variant: Option<&str>,
+    tunables: &Params,
+) {
     let select = |v: &VariantInfo| v.workload == workload && variant.is_none_or(|n| n == v.name);
     assert!(backend.variants().iter().any(select), "{} has no {workload} variant {variant:?}", backend.name());
-    let tally = check_backend(backend, 0, &select, &mut |_| {});
-    assert!(tally.failures.is_empty(), "{} failure(s):\n{}", tally.failures.len(), tally.failures.join("\n"));
+    let tally = check_backend_with(backend, 0, &select, tunables, &mut |_| {});
+    assert!(
+        tally.failures.is_empty(),
+        "{} failure(s) with [{tunables}]:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
     assert!(tally.passed > 0, "no case ran");
 }
