@@ -50,6 +50,13 @@ pub trait Algorithm: Send {
     fn run(&mut self) -> Result<RunTime, Error>;
     /// Returns the output of the last run.
     fn download(&mut self) -> Result<(Output, Transfer), Error>;
+
+    /// Evicts the device's caches (for `cache: cold` scenarios), untimed, before a sample.
+    /// GPU backends overwrite a buffer larger than the L2 cache; CPU backends keep this
+    /// default, and the runner evicts the host caches itself.
+    fn evict_device_caches(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// One device a backend can run on.
@@ -85,6 +92,8 @@ pub enum Domain {
     PowerOfTwoSize { max_size: usize },
     /// Box filters whose u8 window sum must fit in 32 bits: u8 windows up to `max_u8_window`.
     U8WindowUpTo { max_u8_window: usize },
+    /// 1-D convolutions whose filter fits a fixed store (GPU constant memory): `m <= max_taps`.
+    FilterUpTo { max_taps: usize },
 }
 
 impl Domain {
@@ -97,6 +106,7 @@ impl Domain {
             (Domain::U8WindowUpTo { max_u8_window }, Problem::BoxFilter { window, dtype, .. }) => {
                 dtype != crate::DType::U8 || window <= max_u8_window
             }
+            (Domain::FilterUpTo { max_taps }, Problem::Conv1d { m, .. }) => m <= max_taps,
             _ => true,
         }
     }

@@ -24,5 +24,6 @@ pub use params::{ParamValue, Params};
 pub use problem::Problem;
 pub use workload::{DType, Workload};
 
-/// Largest element count of one buffer the suite accepts (guards against typos such as `n: 10000000000`).
-pub const MAX_ELEMENTS: usize = 1 << 31;
+/// Largest element count of one buffer the suite accepts: guards against typos such as
+/// `n: 10000000000`, and lets GPU kernels index with 32-bit integers.
+pub const MAX_ELEMENTS: usize = i32::MAX as usize;

@@ -1,0 +1,17 @@
+//! GPU kernel sources and what every GPU backend needs around them: the sources embedded in the
+//! binary (or read from `DSPBENCH_KERNELS=DIR` so a kernel can be edited without rebuilding),
+//! their sha256 for the records, `-D` tunables rendered for each compiler, and a compile cache.
+//!
+//! Conventions for the sources themselves are in `kernels/README.md`.
+
+mod cache;
+mod defines;
+mod source;
+
+pub use cache::{Cache, CacheKey};
+pub use defines::Defines;
+pub use source::{embedded_names, source, Dialect, KernelSource, Origin, KERNELS_VAR};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
