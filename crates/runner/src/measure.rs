@@ -10,12 +10,26 @@ pub struct SamplingPlan {
     pub repetitions: usize,
     /// Stop once the samples took this long in total, if set ...
     pub time_budget_s: Option<f64>,
+    /// Evict host and device caches (untimed) before every sample.
+    pub cold_cache: bool,
 }
 
 impl SamplingPlan {
     /// ... but never with fewer than this many samples (or `repetitions`, if smaller), so a
     /// median and a spread always exist.
     pub const MIN_SAMPLES: usize = 3;
+}
+
+/// Larger than the last-level cache of any CPU the suite targets (server parts reach 256+ MiB of
+/// L3 only across many chiplets; one core's share is far smaller).
+const HOST_EVICTION_BYTES: usize = 256 << 20;
+
+/// Writes every cache line of `buffer`, pushing everything else out of the host's caches.
+fn evict_host_caches(buffer: &mut [u64]) {
+    for (i, word) in buffer.iter_mut().enumerate().step_by(8) {
+        *word = word.wrapping_add(i as u64);
+    }
+    std::hint::black_box(buffer);
 }
 
 /// Raw timings of one cell and its final output.
@@ -42,7 +56,12 @@ pub fn measure(algorithm: &mut dyn Algorithm, input: &Input, plan: SamplingPlan)
     let mut wall_ms = Vec::with_capacity(plan.repetitions);
     let mut device_clock = true;
     let mut spent_s = 0.0;
+    let mut eviction = if plan.cold_cache { vec![0u64; HOST_EVICTION_BYTES / 8] } else { Vec::new() };
     while kernel_ms.len() < plan.repetitions.max(1) {
+        if plan.cold_cache {
+            evict_host_caches(&mut eviction);
+            algorithm.evict_device_caches()?;
+        }
         let start = Instant::now();
         let time = algorithm.run()?;
         let wall = start.elapsed().as_secs_f64();

@@ -5,7 +5,7 @@ use dspbench_reference::Verification;
 use dspbench_results::{
     Record, ResultsDir, ResultsError, Status, Summary, TransferMs, VerificationInfo, SCHEMA_VERSION,
 };
-use dspbench_scenario::{Experiment, Scenario};
+use dspbench_scenario::{CacheMode, Experiment, Scenario};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -14,6 +14,14 @@ use std::time::Instant;
 pub struct RunOptions {
     /// Restricts every experiment to these backends (`--backends`).
     pub backends: Option<Vec<String>>,
+    /// Restricts every backend to devices whose index equals this or whose name contains it (`--device`).
+    pub device: Option<String>,
+}
+
+impl RunOptions {
+    fn wants_device(&self, device: &dspbench_core::DeviceInfo) -> bool {
+        self.device.as_deref().is_none_or(|spec| spec == device.index.to_string() || device.name.contains(spec))
+    }
 }
 
 /// Follows a run as it goes (a progress bar, log lines, a test's counter).
@@ -80,6 +88,7 @@ pub fn run_scenario(
         warmup: scenario.warmup,
         repetitions: scenario.repetitions,
         time_budget_s: scenario.time_budget_s,
+        cold_cache: scenario.cache == CacheMode::Cold,
     };
     let plans: Vec<ExperimentPlan> = scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
     observer.start(plans.iter().map(|p| p.experiment.cells.len() * p.lanes.len()).sum());
@@ -159,7 +168,7 @@ fn lanes<'a>(
         match availability {
             Availability::Unavailable { reason } => unavailable.push((backend.name().to_string(), reason.clone())),
             Availability::Ready { devices } => {
-                for device in devices {
+                for device in devices.iter().filter(|d| options.wants_device(d)) {
                     for &variant in &variants {
                         lanes.push(Lane {
                             backend: *backend,
@@ -246,6 +255,9 @@ pub fn execute_cell(
     record: &mut Record,
 ) -> Option<Output> {
     record.flops = request.problem.flops();
+    if sampling.cold_cache {
+        record.exec.insert("cache".into(), "cold".into());
+    }
     record.bytes = request.problem.bytes();
     record.warmup = sampling.warmup;
     let output = measure_cell(backend, request, input, sampling, record);

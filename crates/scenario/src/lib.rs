@@ -11,6 +11,7 @@
 //! warmup: 3            # optional, default 3
 //! repetitions: 20      # optional, default 10: the most timed samples per cell
 //! time_budget_s: 2.0   # optional: stop sampling a cell after this long (3 samples at least)
+//! cache: warm          # optional, default warm; cold: device caches are evicted before every sample
 //! backends: [scalar]   # optional; default: every backend available
 //! experiments:
 //!   - workload: conv1d
@@ -35,6 +36,17 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
+/// `cache: warm` (default) measures with whatever the previous sample left in the caches, as
+/// a kernel called in a loop sees them; `cold` evicts the caches (untimed) before every sample,
+/// as a kernel called once on fresh data sees them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheMode {
+    #[default]
+    Warm,
+    Cold,
+}
+
 /// A validated scenario file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scenario {
@@ -50,6 +62,8 @@ pub struct Scenario {
     pub repetitions: usize,
     /// Stop sampling a cell once its samples took this long (the runner still takes at least 3).
     pub time_budget_s: Option<f64>,
+    /// Whether caches are evicted before every timed sample.
+    pub cache: CacheMode,
     /// Backends named at the top level; `None`: every available one.
     pub backends: Option<Vec<String>>,
     pub experiments: Vec<Experiment>,

@@ -29,6 +29,8 @@ pub(crate) struct RawScenario {
     #[serde(default)]
     pub time_budget_s: Option<Spanned<f64>>,
     #[serde(default)]
+    pub cache: Option<Spanned<String>>,
+    #[serde(default)]
     pub backends: Option<Spanned<Vec<Spanned<String>>>>,
     pub experiments: Spanned<Vec<Spanned<RawExperiment>>>,
 }

@@ -5,7 +5,7 @@ use crate::catalog::{Catalog, CatalogBackend};
 use crate::error::{At, ScenarioError, Source};
 use crate::expand::{expand, Axis, CaseSet, Cell, Given};
 use crate::schema::{ParamMap, RawExperiment, RawScenario, ValueList};
-use crate::{Experiment, Scenario};
+use crate::{CacheMode, Experiment, Scenario};
 use dspbench_core::{Params, Problem, VariantInfo, Workload};
 use serde_saphyr::Spanned;
 use std::collections::HashSet;
@@ -52,6 +52,16 @@ pub(crate) fn scenario(
         }
         Some(t) => Some(t.value),
     };
+    let cache = match &raw.cache {
+        None => CacheMode::Warm,
+        Some(c) => match c.value.as_str() {
+            "warm" => CacheMode::Warm,
+            "cold" => CacheMode::Cold,
+            other => {
+                return Err(src.error(&At::of(c, "cache"), format!("cache must be `warm` or `cold`, got `{other}`")))
+            }
+        },
+    };
     let backends = raw.backends.as_ref().map(|b| backend_list(b, "backends", src, catalog)).transpose()?;
     if raw.experiments.value.is_empty() {
         return Err(src.error(&At::of(&raw.experiments, "experiments"), "a scenario needs at least one experiment"));
@@ -69,6 +79,7 @@ pub(crate) fn scenario(
         warmup,
         repetitions,
         time_budget_s,
+        cache,
         backends,
         experiments,
     })

@@ -266,3 +266,12 @@ fn later_experiments_are_numbered() {
 fn broken_yaml_is_located() {
     refuse("name: bad\nseed: 1\nexperiments: [\n", 3, "(YAML syntax)", "");
 }
+
+#[test]
+fn cache_must_be_warm_or_cold() {
+    let text = "name: bad\nseed: 1\ncache: tepid\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n";
+    refuse(text, 3, "cache", "`warm` or `cold`");
+    let good = text.replace("tepid", "cold");
+    let scenario = parse(&good, Path::new(FILE), &common::catalog()).unwrap();
+    assert_eq!(scenario.cache, dspbench_scenario::CacheMode::Cold);
+}

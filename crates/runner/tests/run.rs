@@ -1,0 +1,192 @@
+//! The runner against a fake backend whose variants succeed, compute wrongly, fail on the device,
+//! or refuse: every outcome is recorded and the run goes on.
+
+use dspbench_core::{
+    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, Error, ExecInfo, Input, Output, PlanRequest,
+    RunTime, Transfer, VariantInfo, Workload,
+};
+use dspbench_results::{read_records, ResultsDir, Status};
+use dspbench_runner::{measure, run_scenario, RunOptions, SamplingPlan, SilentObserver};
+use dspbench_scenario::{parse, Catalog, CatalogBackend};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+const NAMES: [&str; 4] = ["good", "wrong", "broken", "picky"];
+
+fn variant(name: &'static str) -> VariantInfo {
+    VariantInfo { workload: Workload::Conv1d, name, summary: "fake", tunables: &[], domain: Domain::Any }
+}
+
+struct Fake {
+    name: &'static str,
+    ready: bool,
+}
+
+impl Backend for Fake {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn availability(&self) -> Availability {
+        if self.ready {
+            Availability::Ready {
+                devices: vec![DeviceInfo { index: 0, name: "fake0".into(), details: Default::default() }],
+            }
+        } else {
+            Availability::Unavailable { reason: "no fake driver".into() }
+        }
+    }
+    fn variants(&self) -> Vec<VariantInfo> {
+        NAMES.map(variant).to_vec()
+    }
+    fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error> {
+        if request.variant == "picky" {
+            return Err(Error::unsupported("picky refuses everything"));
+        }
+        let id = AlgorithmId {
+            workload: Workload::Conv1d,
+            variant: request.variant.into(),
+            backend: self.name.into(),
+            device: "fake0".into(),
+        };
+        Ok(Box::new(FakeAlgorithm { id, input: None, output: None, evictions: Arc::new(AtomicUsize::new(0)) }))
+    }
+}
+
+struct FakeAlgorithm {
+    id: AlgorithmId,
+    input: Option<(Vec<f32>, Vec<f32>)>,
+    output: Option<Vec<f32>>,
+    evictions: Arc<AtomicUsize>,
+}
+
+impl Algorithm for FakeAlgorithm {
+    fn id(&self) -> &AlgorithmId {
+        &self.id
+    }
+    fn exec_info(&self) -> ExecInfo {
+        ExecInfo::default()
+    }
+    fn upload(&mut self, input: &Input) -> Result<Transfer, Error> {
+        let Input::Conv1d { signal, filter } = input else { return Err(Error::input("conv1d only")) };
+        self.input = Some((signal.clone(), filter.clone()));
+        Ok(Transfer::default())
+    }
+    fn run(&mut self) -> Result<RunTime, Error> {
+        let (x, h) = self.input.as_ref().expect("uploaded");
+        let mut y = vec![0.0f32; x.len() + h.len() - 1];
+        match self.id.variant.as_str() {
+            "broken" => return Err(Error::device("the fake device fell over")),
+            "wrong" => {}
+            _ => {
+                for (i, xi) in x.iter().enumerate() {
+                    for (k, hk) in h.iter().enumerate() {
+                        y[i + k] += xi * hk;
+                    }
+                }
+            }
+        }
+        self.output = Some(y);
+        Ok(RunTime { device_ms: None })
+    }
+    fn download(&mut self) -> Result<(Output, Transfer), Error> {
+        Ok((Output::F32(self.output.clone().expect("ran")), Transfer::default()))
+    }
+    fn evict_device_caches(&mut self) -> Result<(), Error> {
+        self.evictions.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+fn catalog(backends: &[&Fake]) -> Catalog {
+    Catalog {
+        backends: backends.iter().map(|b| CatalogBackend { name: b.name.into(), variants: b.variants() }).collect(),
+        memory_bytes: u64::MAX,
+    }
+}
+
+#[test]
+fn every_outcome_is_recorded_and_the_run_goes_on() {
+    let ready = Fake { name: "fake", ready: true };
+    let absent = Fake { name: "absent", ready: false };
+    let yaml = "name: t\nseed: 3\nwarmup: 1\nrepetitions: 4\nexperiments:\n  - workload: conv1d\n    params: { n: [50, 60], m: 5 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready, &absent])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> =
+        vec![(&ready, ready.availability()), (&absent, absent.availability())];
+    let dir = tempfile::tempdir().unwrap();
+    let mut out = ResultsDir::create(dir.path()).unwrap();
+    let summary = run_scenario(&scenario, &probed, &RunOptions::default(), &mut out, &mut SilentObserver).unwrap();
+
+    let records = read_records(&dir.path().join("results.jsonl")).unwrap();
+    let status_of = |variant: &str| -> Vec<Status> {
+        records.iter().filter(|r| r.variant == variant && r.backend == "fake").map(|r| r.status).collect()
+    };
+    assert_eq!(status_of("good"), vec![Status::Ok, Status::Ok]);
+    assert_eq!(status_of("wrong"), vec![Status::Mismatch, Status::Mismatch]);
+    assert_eq!(status_of("broken"), vec![Status::Failed, Status::Failed]);
+    assert_eq!(status_of("picky"), vec![Status::Skipped, Status::Skipped]);
+    let unavailable: Vec<_> = records.iter().filter(|r| r.backend == "absent").collect();
+    assert_eq!(unavailable.len(), 1);
+    assert_eq!(unavailable[0].status, Status::Unavailable);
+    assert_eq!(unavailable[0].reason.as_deref(), Some("no fake driver"));
+
+    let broken = records.iter().find(|r| r.variant == "broken").unwrap();
+    assert!(broken.reason.as_deref().unwrap().contains("fell over"));
+    let wrong = records.iter().find(|r| r.variant == "wrong").unwrap();
+    assert!(!wrong.verified && wrong.verification.as_ref().unwrap().first_mismatch.is_some());
+    let good = records.iter().find(|r| r.variant == "good").unwrap();
+    assert_eq!((good.samples, good.warmup), (4, 1));
+    assert_eq!(good.kernel_clock.as_deref(), Some("wall"));
+    assert!(good.transfer_ms.is_none(), "no device copy on a host backend");
+    assert_eq!(summary.problems.len(), 4, "{:?}", summary.problems);
+    assert!(!summary.all_verified());
+}
+
+#[test]
+fn backends_and_devices_can_be_restricted_from_the_command_line() {
+    let ready = Fake { name: "fake", ready: true };
+    let yaml =
+        "name: t\nseed: 3\nexperiments:\n  - workload: conv1d\n    variants: [good]\n    params: { n: 10, m: 2 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+    for (options, expected) in [
+        (RunOptions { backends: Some(vec!["other".into()]), device: None }, 0),
+        (RunOptions { backends: None, device: Some("nonesuch".into()) }, 0),
+        (RunOptions { backends: None, device: Some("fake".into()) }, 1),
+        (RunOptions { backends: None, device: Some("0".into()) }, 1),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = ResultsDir::create(dir.path()).unwrap();
+        run_scenario(&scenario, &probed, &options, &mut out, &mut SilentObserver).unwrap();
+        assert_eq!(read_records(&dir.path().join("results.jsonl")).unwrap().len(), expected, "{options:?}");
+    }
+}
+
+#[test]
+fn sampling_stops_at_the_budget_but_never_below_three_samples_and_cold_evicts_each_time() {
+    let backend = Fake { name: "fake", ready: true };
+    let input = Input::conv1d(vec![1.0; 2000], vec![1.0; 200]).unwrap();
+    let tunables = Default::default();
+    let request = PlanRequest { problem: input.problem().unwrap(), variant: "good", tunables: &tunables, device: 0 };
+
+    let mut algorithm = backend.plan(&request).unwrap();
+    let plan = SamplingPlan { warmup: 0, repetitions: 50, time_budget_s: Some(1e-9), cold_cache: false };
+    assert_eq!(measure(algorithm.as_mut(), &input, plan).unwrap().kernel_ms.len(), 3);
+
+    let evictions = Arc::new(AtomicUsize::new(0));
+    let mut cold = FakeAlgorithm {
+        id: AlgorithmId {
+            workload: Workload::Conv1d,
+            variant: "good".into(),
+            backend: "fake".into(),
+            device: "d".into(),
+        },
+        input: None,
+        output: None,
+        evictions: evictions.clone(),
+    };
+    let plan = SamplingPlan { warmup: 2, repetitions: 5, time_budget_s: None, cold_cache: true };
+    let m = measure(&mut cold, &input, plan).unwrap();
+    assert_eq!((m.kernel_ms.len(), m.wall_ms.len()), (5, 5));
+    assert_eq!(evictions.load(Ordering::Relaxed), 5, "one eviction per timed sample, none for warm-up");
+}
