@@ -67,7 +67,7 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
     all_params.0.extend(tunables.0.clone());
     let mut record = new_record("exec", workload, backend.name(), variant.name, Some(&device.name), all_params);
     let request = PlanRequest { problem, variant: variant.name, tunables: &tunables, device: device.index };
-    let sampling = SamplingPlan { warmup: 1, repetitions: args.repetitions, time_budget_s: None };
+    let sampling = SamplingPlan { warmup: 1, repetitions: args.repetitions, time_budget_s: None, cold_cache: false };
     let output = execute_cell(backend, &request, &input, sampling, &mut record);
     if let Some(output) = &output {
         npy::write_output(&args.output, output, &problem, fft_rank)?;

@@ -5,8 +5,8 @@ use dspbench_core::Availability;
 use dspbench_report::{write_report, Run};
 use dspbench_results::{read_records, BackendStatus, ResultsDir, ScenarioInfo, RECORDS_FILE};
 use dspbench_runner::{
-    check_required, collect_machine, memory_bytes, now_rfc3339, required_backends, run_scenario, Registry, RunOptions,
-    RunSummary,
+    check_required, collect_machine, gpu_state, host_copy_gbps, memory_bytes, now_rfc3339, required_backends,
+    run_scenario, Registry, RunOptions, RunSummary,
 };
 use dspbench_scenario::Scenario;
 use std::path::{Path, PathBuf};
@@ -28,11 +28,14 @@ pub struct RunArgs {
     /// A name for this machine in reports [default: the host name].
     #[arg(long)]
     machine: Option<String>,
+    /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`).
+    #[arg(long)]
+    device: Option<String>,
 }
 
 impl RunArgs {
     pub fn default_scenario() -> RunArgs {
-        RunArgs { files: vec![default_scenario_path()], out: None, backends: None, machine: None }
+        RunArgs { files: vec![default_scenario_path()], out: None, backends: None, machine: None, device: None }
     }
 }
 
@@ -62,6 +65,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .collect();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut machine = collect_machine(args.machine.as_deref(), infos, statuses, command);
+    machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_copy_gbps()));
     let dir = match args.out {
         Some(dir) => dir,
         None => fresh_folder(&machine.label, &machine.started),
@@ -70,7 +74,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     out.write_machine(&machine)?;
     eprintln!("writing results to {}", dir.display());
 
-    let options = RunOptions { backends };
+    let options = RunOptions { backends, device: args.device };
     let mut total = RunSummary::default();
     for scenario in &scenarios {
         eprintln!("scenario `{}` ({})", scenario.name, scenario.path.display());
@@ -85,6 +89,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 
     machine.finished = Some(now_rfc3339());
+    if let Some(state) = gpu_state() {
+        machine.extra.insert("gpu.at_end".into(), state);
+    }
     out.write_machine(&machine)?;
     let records = read_records(&dir.join(RECORDS_FILE))?;
     write_report(&dir, &[Run { machine, records }]).map_err(|e| CliError::Io(format!("{}: {e}", dir.display())))?;
