@@ -25,10 +25,7 @@ impl Defines {
 
     /// Options in the form both NVRTC and clBuildProgram accept: `-DNAME=value` / `-DNAME`.
     pub fn options(&self) -> Vec<String> {
-        self.0
-            .iter()
-            .map(|(k, v)| if v.is_empty() { format!("-D{k}") } else { format!("-D{k}={v}") })
-            .collect()
+        self.0.iter().map(|(k, v)| if v.is_empty() { format!("-D{k}") } else { format!("-D{k}={v}") }).collect()
     }
 }
 

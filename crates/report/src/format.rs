@@ -1,3 +1,14 @@
+use dspbench_core::{Params, Workload};
+
+/// Parameters as `key=value` pairs in the workload's own order (`n=100000 m=512`), then
+/// tunables by name: the order tables use, not the alphabetical order of the stored map.
+pub(crate) fn params_text(workload: Workload, params: &Params) -> String {
+    let names = workload.param_names();
+    let mut keys: Vec<&str> = names.iter().copied().filter(|k| params.get(k).is_some()).collect();
+    keys.extend(params.keys().filter(|k| !names.contains(k)));
+    keys.iter().map(|k| format!("{k}={}", params.get(k).expect("listed keys exist"))).collect::<Vec<_>>().join(" ")
+}
+
 /// `x` with `digits` significant digits, no exponent for the range timings live in.
 pub fn fmt_sig(x: f64, digits: usize) -> String {
     if x == 0.0 || !x.is_finite() {
@@ -27,5 +38,11 @@ mod tests {
         assert_eq!(fmt_sig(0.0012345, 3), "0.00123");
         assert_eq!(fmt_sig(0.0, 3), "0");
         assert_eq!(fmt_sig(1.5e-7, 2), "1.5e-7");
+    }
+
+    #[test]
+    fn parameters_follow_the_workload_then_tunables() {
+        let p = Params::new().with("m", 512usize).with("n", 100000usize).with("blocks", 8usize);
+        assert_eq!(params_text(Workload::Conv1d, &p), "n=100000 m=512 blocks=8");
     }
 }

@@ -9,7 +9,14 @@ pub struct Registry {
 impl Registry {
     /// The backends this build has. Each probes its own hardware lazily, in `availability`.
     pub fn compiled() -> Registry {
-        Registry { backends: vec![Box::new(dspbench_scalar::ScalarBackend)] }
+        Registry {
+            backends: vec![
+                Box::new(dspbench_scalar::ScalarBackend),
+                Box::new(dspbench_simd::SimdBackend),
+                Box::new(dspbench_cuda::CudaBackend::default()),
+                Box::new(dspbench_opencl::OpenClBackend),
+            ],
+        }
     }
 
     pub fn from_backends(backends: Vec<Box<dyn Backend>>) -> Registry {

@@ -1,0 +1,182 @@
+//! Every variant against the f64 reference on the shared conformance matrix, one test per
+//! variant, when CUDA is available; without it each prints why and passes, unless
+//! `DSPBENCH_REQUIRE` names `cuda`. Plus the backend's contract where no GPU is needed:
+//! availability, refusals, tunables, and the kernel files.
+
+use crate::{CudaBackend, VARIANTS};
+use dspbench_core::{Availability, Backend, DType, Error, Params, PlanRequest, Problem, Workload};
+use dspbench_kernels::{embedded_names, source, Dialect};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// One backend for every test, so devices open once and kernels compile once.
+fn backend() -> &'static CudaBackend {
+    static BACKEND: OnceLock<CudaBackend> = OnceLock::new();
+    BACKEND.get_or_init(CudaBackend::default)
+}
+
+fn required() -> bool {
+    std::env::var("DSPBENCH_REQUIRE").unwrap_or_default().split(',').any(|name| name.trim() == "cuda")
+}
+
+/// Whether the matrix can run here; says why not, and fails if CUDA is required.
+fn cuda_ready() -> bool {
+    match backend().availability() {
+        Availability::Ready { .. } => true,
+        Availability::Unavailable { reason } => {
+            assert!(!required(), "DSPBENCH_REQUIRE names cuda, but it is unavailable: {reason}");
+            eprintln!("cuda unavailable, not tested: {reason}");
+            false
+        }
+    }
+}
+
+fn suite(workload: Workload, variant: &str) {
+    if cuda_ready() {
+        dspbench_conformance::assert_conforms(backend(), workload, Some(variant));
+    }
+}
+
+/// One test per variant (`cargo test -p dspbench-cuda box_filter` picks a family);
+/// `every_variant_has_a_conformance_test` keeps this list complete.
+macro_rules! conformance_tests {
+    ($($test:ident: $workload:ident $variant:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                suite(Workload::$workload, $variant);
+            }
+        )*
+        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
+    };
+}
+
+conformance_tests! {
+    conv1d_naive: Conv1d "naive";
+    conv1d_const_filter: Conv1d "const-filter";
+    conv1d_grid_stride: Conv1d "grid-stride";
+    conv1d_tiled: Conv1d "tiled";
+    conv1d_fft: Conv1d "fft";
+    box_filter_direct: BoxFilter "direct";
+    box_filter_recursive: BoxFilter "recursive";
+    box_filter_recursive_coalesced: BoxFilter "recursive-coalesced";
+    box_filter_fast: BoxFilter "fast";
+    conv2d_tiled: Conv2d "tiled";
+    conv2d_fast: Conv2d "fast";
+    fft_flow_graph: Fft "flow-graph";
+    fft_flow_graph_shared: Fft "flow-graph-shared";
+    fft_stockham: Fft "stockham";
+    fft_vendor: Fft "vendor";
+}
+
+#[test]
+fn every_variant_has_a_conformance_test() {
+    let listed: Vec<_> = backend().variants().iter().map(|v| (v.workload, v.name)).collect();
+    assert_eq!(listed, TESTED);
+}
+
+#[test]
+fn grid_stride_takes_any_block_count() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::Conv1d, "grid-stride").unwrap();
+    for blocks in [1usize, 3, 1000] {
+        let tunables = Params::new().with("blocks", blocks).with("threads", 64usize);
+        let outcome =
+            dspbench_conformance::check_case_with(backend(), 0, &info, &Problem::Conv1d { n: 4097, m: 33 }, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "blocks = {blocks}");
+    }
+}
+
+#[test]
+fn conv2d_tiled_runs_every_configuration_of_paper_004_table_2() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::Conv2d, "tiled").unwrap();
+    for (radius, smem, threads, w, h) in crate::paper004::TABLE_2 {
+        let tunables =
+            Params::new().with("tile_w", w).with("tile_h", h).with("threads", threads).with("smem_bytes", smem);
+        let problem = Problem::Conv2d { width: 1000, height: 77, radius, dtype: DType::U8 };
+        let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "R={radius} {w}x{h} {threads} threads");
+    }
+}
+
+#[test]
+fn availability_is_a_reason_or_described_devices_never_a_panic() {
+    match backend().availability() {
+        Availability::Unavailable { reason } => assert!(!reason.is_empty()),
+        Availability::Ready { devices } => {
+            assert!(!devices.is_empty());
+            for key in ["compute_capability", "sms", "l2_bytes", "memory_bytes", "driver_version", "copy_gbps"] {
+                assert!(devices[0].details.contains_key(key), "missing {key}: {:?}", devices[0].details);
+            }
+        }
+    }
+}
+
+#[test]
+fn without_cuda_a_plan_is_a_device_error_naming_the_reason() {
+    if let Availability::Unavailable { reason } = backend().availability() {
+        let request = PlanRequest {
+            problem: Problem::Conv1d { n: 8, m: 3 },
+            variant: "naive",
+            tunables: &Params::new(),
+            device: 0,
+        };
+        match backend().plan(&request) {
+            Err(Error::Device(msg)) => assert!(msg.contains(&reason), "{msg}"),
+            other => panic!("expected a device error, got {:?}", other.err()),
+        }
+    }
+}
+
+#[test]
+fn unknown_tunables_and_foreign_problems_are_refused_before_any_device_is_touched() {
+    let plan =
+        |problem, variant, tunables: &Params| backend().plan(&PlanRequest { problem, variant, tunables, device: 0 });
+    let tile = Params::new().with("tile_w", 64usize);
+    assert!(
+        matches!(plan(Problem::Conv1d { n: 8, m: 3 }, "naive", &tile), Err(Error::Input(m)) if m.contains("`tile_w`"))
+    );
+    let none = Params::new();
+    let long_filter = Problem::Conv1d { n: 8, m: 16385 };
+    assert!(matches!(plan(long_filter, "const-filter", &none), Err(Error::Unsupported(m)) if m.contains("16384 taps")));
+    let odd_fft = Problem::Fft { size: 1000, batch: 1 };
+    assert!(matches!(plan(odd_fft, "stockham", &none), Err(Error::Unsupported(m)) if m.contains("power-of-two")));
+    let big_shared = Problem::Fft { size: 8192, batch: 1 };
+    assert!(matches!(plan(big_shared, "flow-graph-shared", &none), Err(Error::Unsupported(_))));
+    let wide_u8 = Problem::BoxFilter { width: 4, height: 4, window: 4101, dtype: DType::U8 };
+    assert!(matches!(plan(wide_u8, "recursive", &none), Err(Error::Unsupported(_))));
+    assert!(matches!(plan(Problem::Conv1d { n: 8, m: 3 }, "nonesuch", &none), Err(Error::Input(_))));
+}
+
+#[test]
+fn every_kernel_file_is_run_by_some_variant_and_every_named_one_exists() {
+    let named: BTreeSet<&str> = VARIANTS.iter().flat_map(|v| v.kernels.iter().copied()).collect();
+    let files: BTreeSet<String> =
+        embedded_names(Dialect::Cuda).iter().filter_map(|f| f.strip_suffix(".cu")).map(str::to_string).collect();
+    let named_owned: BTreeSet<String> = named.iter().map(|s| s.to_string()).collect();
+    assert_eq!(files, named_owned, "kernels/cuda/*.cu and the variants' kernel lists differ");
+    for name in named {
+        assert!(source(Dialect::Cuda, name).is_ok(), "{name}");
+    }
+}
+
+#[test]
+fn the_kernels_limits_match_the_domains() {
+    let text = |name| source(Dialect::Cuda, name).unwrap().text;
+    let taps = format!("#define MAX_TAPS {}", crate::conv1d_direct::MAX_TAPS);
+    assert!(text(crate::conv1d_direct::CONST_FILTER_FILE).contains(&taps));
+    assert!(text(crate::conv1d_direct::GRID_STRIDE_FILE).contains(&taps));
+    let Some(dspbench_core::Domain::PowerOfTwoSize { max_size }) =
+        VARIANTS.iter().find(|v| v.info.name == "flow-graph-shared").map(|v| v.info.domain)
+    else {
+        panic!("flow-graph-shared declares a power-of-two domain")
+    };
+    assert!(text(crate::fft_flow_graph::SHARED_FILE).contains(&format!("#define MAX_SIZE {max_size}")));
+    let fused_radius = crate::box_fast::FUSED_MAX_WINDOW / 2;
+    assert!(text(crate::box_fast::FILE).contains(&format!("#define FUSED_MAX_RADIUS {fused_radius}")));
+}

@@ -1,0 +1,91 @@
+//! One opened device: its context, the single stream every kernel, copy and event of this
+//! backend uses, its facts, and what is measured or allocated once per device (the copy
+//! bandwidth, the buffer that evicts the L2 cache).
+
+use crate::error::driver;
+use crate::facts::DeviceFacts;
+use crate::memory::{alloc, fill_bytes};
+use crate::timing::Stopwatch;
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
+use dspbench_core::Error;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Bytes copied per sample when measuring the device-to-device bandwidth.
+const COPY_BYTES: usize = 256 << 20;
+const COPY_SAMPLES: usize = 5;
+
+pub(crate) struct Gpu {
+    pub ctx: Arc<CudaContext>,
+    pub stream: Arc<CudaStream>,
+    pub facts: DeviceFacts,
+    eviction: Mutex<Option<CudaSlice<u8>>>,
+    copy_gbps: OnceLock<Result<f64, String>>,
+}
+
+impl Gpu {
+    /// Opens device `ordinal` (the library must be present: see `probe`).
+    pub(crate) fn open(ordinal: usize) -> Result<Gpu, Error> {
+        let ctx = CudaContext::new(ordinal).map_err(driver(format!("opening CUDA device {ordinal}")))?;
+        // One stream, so cudarc's per-buffer cross-stream events would only add work between
+        // our timing events. Must precede every allocation.
+        // SAFETY: all work of this backend is ordered on `stream`.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream().map_err(driver("creating a CUDA stream"))?;
+        let facts = DeviceFacts::read(&ctx).map_err(driver(format!("reading the attributes of device {ordinal}")))?;
+        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy_gbps: OnceLock::new() })
+    }
+
+    /// Overwrites a buffer four times the size of the L2 cache, so the next run starts cold.
+    pub(crate) fn evict_l2(&self) -> Result<(), Error> {
+        let mut guard = self.eviction.lock().map_err(|_| Error::device("eviction buffer lock poisoned"))?;
+        if guard.is_none() {
+            let bytes = (4 * self.facts.l2_bytes).max(64 << 20);
+            *guard = Some(alloc::<u8>(&self.stream, bytes, "evicting the L2 cache")?);
+        }
+        if let Some(buf) = guard.as_mut() {
+            fill_bytes(&self.stream, buf, 0x5A)?;
+        }
+        self.stream.synchronize().map_err(driver("evicting the L2 cache"))
+    }
+
+    /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written (the
+    /// "measured peak bandwidth" reports compare with): median of a few 256 MiB copies,
+    /// measured on first use and kept.
+    pub(crate) fn copy_gbps(&self) -> Result<f64, String> {
+        self.copy_gbps.get_or_init(|| self.measure_copy().map_err(|e| e.to_string())).clone()
+    }
+
+    fn measure_copy(&self) -> Result<f64, Error> {
+        let mut src = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
+        let mut dst = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
+        fill_bytes(&self.stream, &mut src, 0x3C)?;
+        let watch = Stopwatch::new(&self.ctx)?;
+        let copy =
+            |dst: &mut CudaSlice<u8>| self.stream.memcpy_dtod(&src, dst).map_err(driver("copying device to device"));
+        copy(&mut dst)?; // warm-up: first-touch page mapping
+        let mut ms: Vec<f64> = (0..COPY_SAMPLES)
+            .map(|_| watch.time(&self.stream, || copy(&mut dst)).map(|((), ms)| ms))
+            .collect::<Result<_, _>>()?;
+        ms.sort_by(f64::total_cmp);
+        let median = ms[COPY_SAMPLES / 2];
+        Ok(2.0 * COPY_BYTES as f64 / (median * 1e-3) / 1e9)
+    }
+
+    /// The device's description for `DeviceInfo.details`.
+    pub(crate) fn details(&self) -> std::collections::BTreeMap<String, String> {
+        let mut details = self.facts.details();
+        match self.copy_gbps() {
+            Ok(gbps) => {
+                details.insert("copy_gbps".into(), format!("{gbps:.0}"));
+                details.insert(
+                    "copy_gbps_method".into(),
+                    format!("median of {COPY_SAMPLES} device-to-device copies of 256 MiB, bytes read + written"),
+                );
+            }
+            Err(why) => {
+                details.insert("copy_gbps".into(), format!("not measured: {why}"));
+            }
+        }
+        details
+    }
+}

@@ -1,0 +1,255 @@
+//! fft `stockham`: our own radix-16 Stockham FFT with every stage in shared memory
+//! (kernels/cuda/fft_stockham.cu); sizes beyond one block's 4096 points take two passes of
+//! the same kernel (the four-step algorithm, as the kernel file explains).
+
+use crate::compile::Module;
+use crate::context::Gpu;
+use crate::error::driver;
+use crate::fft::{log2, FftBuffers};
+use crate::launch::{blocks_for, describe, Launch};
+use crate::memory::alloc;
+use crate::planned::{wrong_input, GpuKernel, PlanContext};
+use cudarc::driver::{CudaSlice, PushKernelArg};
+use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::Defines;
+use std::collections::BTreeMap;
+
+pub(crate) const FILE: &str = "fft_stockham";
+
+/// Most points one block transforms, and the most threads it may have.
+const BLOCK_POINTS: usize = 4096;
+const MAX_THREADS: usize = 1024;
+/// Points each thread holds (fewer only in transforms shorter than this).
+const POINTS_PER_THREAD: usize = 16;
+const MAX_LOG2: u32 = 24;
+
+pub(crate) const VARIANT: VariantInfo = VariantInfo {
+    workload: Workload::Fft,
+    name: "stockham",
+    summary: "our own: radix-16 Stockham passes in shared memory, one read and one write of global memory \
+              per pass; one pass up to 4096 points, two (four-step) up to 2^24",
+    tunables: &[],
+    domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
+};
+
+/// One launch of the kernel: `columns` transforms of 2^log2_len points, laid out as the
+/// kernel's arguments say (see kernels/cuda/fft_stockham.cu).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pass {
+    pub log2_len: u32,
+    pub columns_per_batch: usize,
+    pub in_stride: usize,
+    pub in_dist: usize,
+    pub out_stride: usize,
+    pub out_dist: usize,
+    pub batch_dist: usize,
+    /// N for the four-step twiddle applied on load, 0 for none.
+    pub twiddle_n: usize,
+    pub total_columns: usize,
+}
+
+/// The passes for `batch` transforms of `size` = 2^lg points: one when a transform fits a
+/// block; else N = N1 N2 with N1 = 2^floor(lg/2): N2 strided N1-point transforms into a
+/// scratch buffer, then N1 contiguous N2-point transforms with the twiddles, written
+/// transposed into the output.
+pub(crate) fn passes(size: usize, batch: usize) -> Vec<Pass> {
+    let lg = size.trailing_zeros();
+    if size <= BLOCK_POINTS {
+        return vec![Pass {
+            log2_len: lg,
+            columns_per_batch: 1,
+            in_stride: 1,
+            in_dist: size,
+            out_stride: 1,
+            out_dist: size,
+            batch_dist: size,
+            twiddle_n: 0,
+            total_columns: batch,
+        }];
+    }
+    let (n1, n2) = (1usize << (lg / 2), 1usize << (lg - lg / 2));
+    vec![
+        Pass {
+            log2_len: lg / 2,
+            columns_per_batch: n2,
+            in_stride: n2,
+            in_dist: 1,
+            out_stride: n2,
+            out_dist: 1,
+            batch_dist: size,
+            twiddle_n: 0,
+            total_columns: batch * n2,
+        },
+        Pass {
+            log2_len: lg - lg / 2,
+            columns_per_batch: n1,
+            in_stride: 1,
+            in_dist: n2,
+            out_stride: n1,
+            out_dist: 1,
+            batch_dist: size,
+            twiddle_n: size,
+            total_columns: batch * n1,
+        },
+    ]
+}
+
+/// Transforms per block for `pass`: as many as fit (4096 points, 1024 threads) when the pass
+/// is strided, so consecutive columns make whole memory sectors; for contiguous ones, fewer
+/// when the batch is small, so that every SM gets at least two blocks.
+pub(crate) fn columns_per_block(pass: &Pass, sms: u32) -> usize {
+    let len = 1usize << pass.log2_len;
+    let most = (BLOCK_POINTS / len).min(MAX_THREADS);
+    if pass.in_stride != 1 || pass.out_stride != 1 {
+        return most;
+    }
+    let spread = pass.total_columns / (2 * sms as usize).max(1);
+    let power = if spread == 0 { 1 } else { 1 << spread.ilog2() };
+    power.clamp(1, most)
+}
+
+/// Threads of a block of `columns` transforms of 2^log2_len points.
+fn threads(log2_len: u32, columns: usize) -> u32 {
+    let len = 1usize << log2_len;
+    (columns * len / len.min(POINTS_PER_THREAD)) as u32
+}
+
+pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::Fft { size, batch } = ctx.problem else { return Err(wrong_input()) };
+    if log2(size)? > MAX_LOG2 {
+        return Err(Error::unsupported(format!("stockham takes at most 2^{MAX_LOG2} points, got {size}")));
+    }
+    let mut modules = Vec::new();
+    let mut launches = Vec::new();
+    for pass in passes(size, batch) {
+        let columns = columns_per_block(&pass, ctx.gpu.facts.limits.sms);
+        let defines = Defines::new().set("LOG2_SIZE", pass.log2_len).set("COLUMNS", columns);
+        let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
+        let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
+        let block = (threads(pass.log2_len, columns), 1);
+        launches.push((pass, Launch::new(&module, "fft_stockham", (grid, 1), block)?));
+        modules.push(module);
+    }
+    let scratch = if launches.len() > 1 {
+        Some(alloc(&ctx.gpu.stream, 2 * size * batch, "the four-step intermediate")?)
+    } else {
+        None
+    };
+    let buffers = FftBuffers::new(ctx.gpu, size, batch)?;
+    ctx.finish(StockhamFft { buffers, scratch, modules, launches })
+}
+
+struct StockhamFft {
+    buffers: FftBuffers,
+    /// Between the two passes of a four-step transform.
+    scratch: Option<CudaSlice<f32>>,
+    modules: Vec<Module>,
+    launches: Vec<(Pass, Launch)>,
+}
+
+fn launch_pass(
+    gpu: &Gpu,
+    pass: &Pass,
+    launch: &Launch,
+    src: &CudaSlice<f32>,
+    dst: &mut CudaSlice<f32>,
+) -> Result<(), Error> {
+    let int = |v: usize| v as i32; // every value is at most batch * size <= i32::MAX
+    let args = [
+        int(pass.columns_per_batch),
+        int(pass.in_stride),
+        int(pass.in_dist),
+        int(pass.out_stride),
+        int(pass.out_dist),
+        int(pass.batch_dist),
+        int(pass.twiddle_n),
+        int(pass.total_columns),
+    ];
+    let mut b = gpu.stream.launch_builder(&launch.function);
+    b.arg(src).arg(dst);
+    for a in &args {
+        b.arg(a);
+    }
+    // SAFETY: (in, out, columns_per_batch, in_stride, in_dist, out_stride, out_dist, batch_dist,
+    // twiddle_n, total_columns) as declared; every column's points lie inside batch x size.
+    unsafe { b.launch(launch.config) }.map_err(driver("launching fft_stockham"))?;
+    Ok(())
+}
+
+impl GpuKernel for StockhamFft {
+    fn copy_in(&mut self, gpu: &Gpu, input: &Input) -> Result<u64, Error> {
+        self.buffers.copy_in(gpu, input)
+    }
+
+    fn poison(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        self.buffers.poison(gpu)
+    }
+
+    fn launch(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        let FftBuffers { input, output, .. } = &mut self.buffers;
+        match (self.launches.as_slice(), self.scratch.as_mut()) {
+            ([(pass, launch)], None) => launch_pass(gpu, pass, launch, input, output),
+            ([(first, l1), (second, l2)], Some(scratch)) => {
+                launch_pass(gpu, first, l1, input, scratch)?;
+                launch_pass(gpu, second, l2, scratch, output)
+            }
+            _ => Err(Error::device("internal: stockham planned without its scratch buffer")),
+        }
+    }
+
+    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
+        self.buffers.copy_out(gpu)
+    }
+
+    fn details(&self) -> BTreeMap<String, String> {
+        let modules: Vec<&Module> = self.modules.iter().collect();
+        let launches: Vec<&Launch> = self.launches.iter().map(|(_, l)| l).collect();
+        let mut d = describe(&modules, &launches);
+        let lens: Vec<String> = self.launches.iter().map(|(p, _)| (1usize << p.log2_len).to_string()).collect();
+        d.insert("pass_lengths".into(), lens.join(" x "));
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_sizes_take_one_pass_and_large_ones_two_that_multiply_to_the_size() {
+        assert_eq!(passes(1024, 64).len(), 1);
+        assert_eq!(passes(4096, 1)[0].total_columns, 1);
+        for lg in 13..=MAX_LOG2 {
+            let size = 1usize << lg;
+            let p = passes(size, 3);
+            assert_eq!(p.len(), 2);
+            assert_eq!(1usize << (p[0].log2_len + p[1].log2_len), size);
+            assert!(p.iter().all(|p| (1usize << p.log2_len) <= BLOCK_POINTS));
+            // Every point is one (column, index) of each pass.
+            assert_eq!(p[0].total_columns << p[0].log2_len, 3 * size);
+            assert_eq!(p[1].total_columns << p[1].log2_len, 3 * size);
+            assert_eq!(p[1].twiddle_n, size);
+        }
+    }
+
+    #[test]
+    fn blocks_hold_at_most_4096_points_and_1024_threads_and_small_batches_spread_out() {
+        let sms = 132;
+        for lg in 0..=12 {
+            for batch in [1, 3, 64, 16384] {
+                let pass = passes(1 << lg, batch)[0];
+                let columns = columns_per_block(&pass, sms);
+                assert!(columns.is_power_of_two() && columns << lg <= BLOCK_POINTS, "{lg} {batch}");
+                assert!(threads(lg, columns) as usize <= MAX_THREADS, "{lg} {batch}");
+            }
+        }
+        assert_eq!(columns_per_block(&passes(1024, 64)[0], sms), 1);
+        assert_eq!(columns_per_block(&passes(1024, 16384)[0], sms), 4);
+        assert_eq!(threads(10, 4), 256);
+        assert_eq!(threads(2, 8), 8);
+        // Strided passes of a four-step transform keep whole blocks of columns.
+        let four_step = passes(1 << 20, 1);
+        assert_eq!(columns_per_block(&four_step[0], sms), 4);
+        assert_eq!(columns_per_block(&four_step[1], sms), 4);
+    }
+}

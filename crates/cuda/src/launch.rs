@@ -1,0 +1,113 @@
+//! Launch geometry: the shapes a variant chose at plan time, checked against the device and
+//! described in every record (`grid`, `block`, `shared_mem_bytes`, one entry per launch).
+
+use crate::compile::Module;
+use cudarc::driver::sys::CUfunction_attribute as FnAttr;
+use cudarc::driver::{CudaFunction, LaunchConfig};
+use dspbench_core::Error;
+use std::collections::BTreeMap;
+
+/// One kernel launch of a run: which entry, with which shape.
+pub(crate) struct Launch {
+    pub entry: &'static str,
+    pub function: CudaFunction,
+    pub config: LaunchConfig,
+}
+
+impl Launch {
+    pub(crate) fn new(
+        module: &Module,
+        entry: &'static str,
+        grid: (u32, u32),
+        block: (u32, u32),
+    ) -> Result<Launch, Error> {
+        Launch::with_shared(module, entry, grid, block, 0)
+    }
+
+    /// A launch with `shared` bytes of dynamic shared memory; above the default 48 KiB the
+    /// function is opted in to more.
+    pub(crate) fn with_shared(
+        module: &Module,
+        entry: &'static str,
+        grid: (u32, u32),
+        block: (u32, u32),
+        shared: u32,
+    ) -> Result<Launch, Error> {
+        let function = module.function(entry)?;
+        if shared > 48 * 1024 {
+            function
+                .set_attribute(FnAttr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared as i32)
+                .map_err(crate::error::driver(format!("allowing {entry} {shared} bytes of shared memory")))?;
+        }
+        let config =
+            LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (block.0, block.1, 1), shared_mem_bytes: shared };
+        Ok(Launch { entry, function, config })
+    }
+
+    fn shared_bytes(&self) -> u32 {
+        let static_bytes = self.function.shared_size_bytes().unwrap_or(0).max(0) as u32;
+        static_bytes + self.config.shared_mem_bytes
+    }
+}
+
+/// Blocks needed to cover `items` with `per_block` each, as a grid dimension.
+pub(crate) fn blocks_for(items: usize, per_block: usize, what: &str) -> Result<u32, Error> {
+    let blocks = items.div_ceil(per_block.max(1)).max(1);
+    u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b <= i32::MAX as u32)
+        .ok_or_else(|| Error::unsupported(format!("{what} needs {blocks} blocks, more than a grid holds")))
+}
+
+/// A 2-D grid of `x` by `y` blocks; CUDA caps the y dimension at 65535.
+pub(crate) fn grid_2d(x: usize, y: usize, what: &str) -> Result<(u32, u32), Error> {
+    if y > 65535 || x > i32::MAX as usize {
+        return Err(Error::unsupported(format!("{what} needs a grid of {x} x {y} blocks, beyond CUDA's limits")));
+    }
+    Ok((x.max(1) as u32, y.max(1) as u32))
+}
+
+/// What the records say about a planned kernel: the sources it ran (sha256 and -D options)
+/// and its launches in order.
+pub(crate) fn describe(modules: &[&Module], launches: &[&Launch]) -> BTreeMap<String, String> {
+    let mut d = BTreeMap::new();
+    let join = |items: Vec<String>| items.join("; ");
+    if !modules.is_empty() {
+        let mut shas: Vec<String> = modules.iter().map(|m| m.source.sha256.clone()).collect();
+        shas.dedup();
+        d.insert("kernel_sha256".into(), join(shas));
+        d.insert("kernel_file".into(), join(modules.iter().map(|m| format!("{}.cu", m.source.name)).collect()));
+        d.insert("defines".into(), join(modules.iter().map(|m| m.defines.to_string()).collect()));
+    }
+    if !launches.is_empty() {
+        let dim = |(x, y, z): (u32, u32, u32)| format!("{x}x{y}x{z}");
+        d.insert("entries".into(), join(launches.iter().map(|l| l.entry.to_string()).collect()));
+        d.insert("grid".into(), join(launches.iter().map(|l| dim(l.config.grid_dim)).collect()));
+        d.insert("block".into(), join(launches.iter().map(|l| dim(l.config.block_dim)).collect()));
+        d.insert("shared_mem_bytes".into(), join(launches.iter().map(|l| l.shared_bytes().to_string()).collect()));
+        // What the compiler made of each kernel: spills show as local memory.
+        let attr = |l: &&Launch, f: fn(&CudaFunction) -> Result<i32, cudarc::driver::DriverError>| {
+            f(&l.function).map_or_else(|_| "?".to_string(), |v| v.to_string())
+        };
+        d.insert("registers".into(), join(launches.iter().map(|l| attr(l, CudaFunction::num_regs)).collect()));
+        d.insert(
+            "local_mem_bytes".into(),
+            join(launches.iter().map(|l| attr(l, CudaFunction::local_size_bytes)).collect()),
+        );
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_round_up_and_never_vanish() {
+        assert_eq!(blocks_for(1000, 256, "x"), Ok(4));
+        assert_eq!(blocks_for(0, 256, "x"), Ok(1));
+        assert!(blocks_for(usize::MAX / 2, 1, "x").is_err());
+        assert_eq!(grid_2d(10, 65535, "x"), Ok((10, 65535)));
+        assert!(matches!(grid_2d(10, 65536, "tiles"), Err(Error::Unsupported(m)) if m.contains("tiles")));
+    }
+}

@@ -1,0 +1,130 @@
+//! The life cycle every variant shares (the `Algorithm` half of the backend): problem check,
+//! timed uploads and downloads, poisoned outputs, CUDA-event timing of each run, cache
+//! eviction, so each variant file holds only its buffers and launches.
+
+use crate::compile::Compiler;
+use crate::context::Gpu;
+use crate::timing::Stopwatch;
+use dspbench_core::{Algorithm, AlgorithmId, Error, ExecInfo, Input, Output, Params, Problem, RunTime, Transfer};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One variant's device buffers and launches for one planned problem. Everything is
+/// allocated, compiled and shaped when it is built (plan time).
+pub(crate) trait GpuKernel: Send + 'static {
+    /// Copies the input's buffers to the device; returns the bytes copied. Timed as the upload.
+    /// `input` is of the planned problem (checked before), but its buffers may not match its
+    /// own shape: check lengths.
+    fn copy_in(&mut self, gpu: &Gpu, input: &Input) -> Result<u64, Error>;
+
+    /// Derives on the device what depends on the data alone (a filter's spectrum), untimed.
+    fn prepare(&mut self, _gpu: &Gpu) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// Overwrites the output buffer with poison, so elements a run never writes stand out.
+    fn poison(&mut self, gpu: &Gpu) -> Result<(), Error>;
+
+    /// Enqueues one run's kernels on the stream; must not synchronise.
+    fn launch(&mut self, gpu: &Gpu) -> Result<(), Error>;
+
+    /// Copies the output to the host; returns it with its size in bytes. Timed as the download.
+    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error>;
+
+    /// Launch geometry, kernel hashes and -D options, and anything else chosen at plan time.
+    fn details(&self) -> BTreeMap<String, String>;
+}
+
+/// What a variant's planner gets.
+pub(crate) struct PlanContext<'a> {
+    pub gpu: &'a Arc<Gpu>,
+    pub compiler: &'a Compiler,
+    pub problem: Problem,
+    pub tunables: &'a Params,
+    pub id: AlgorithmId,
+}
+
+impl PlanContext<'_> {
+    /// Wraps a built kernel as an [`Algorithm`].
+    pub(crate) fn finish<K: GpuKernel>(self, kernel: K) -> Result<Box<dyn Algorithm>, Error> {
+        let watch = Stopwatch::new(&self.gpu.ctx)?;
+        Ok(Box::new(Planned {
+            id: self.id,
+            problem: self.problem,
+            gpu: self.gpu.clone(),
+            kernel,
+            watch,
+            uploaded: false,
+        }))
+    }
+}
+
+struct Planned<K: GpuKernel> {
+    id: AlgorithmId,
+    problem: Problem,
+    gpu: Arc<Gpu>,
+    kernel: K,
+    watch: Stopwatch,
+    /// False until an upload succeeds; a failed upload can leave buffers half written.
+    uploaded: bool,
+}
+
+impl<K: GpuKernel> Planned<K> {
+    fn not_uploaded(&self, call: &str) -> Error {
+        Error::device(format!("`{call}` called before `upload` on {} `{}`", self.id.workload, self.id.variant))
+    }
+}
+
+impl<K: GpuKernel> Algorithm for Planned<K> {
+    fn id(&self) -> &AlgorithmId {
+        &self.id
+    }
+
+    fn exec_info(&self) -> ExecInfo {
+        let mut details = self.kernel.details();
+        details.insert("device_ordinal".into(), self.gpu.facts.ordinal.to_string());
+        ExecInfo { isa: Some(self.gpu.facts.arch.to_string()), threads: None, details }
+    }
+
+    fn upload(&mut self, input: &Input) -> Result<Transfer, Error> {
+        let given = input.problem()?;
+        if given != self.problem {
+            return Err(Error::input(format!(
+                "input is {given}, but {} `{}` was planned for {}",
+                self.id.workload, self.id.variant, self.problem
+            )));
+        }
+        self.uploaded = false;
+        let (bytes, ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_in(&self.gpu, input))?;
+        self.kernel.prepare(&self.gpu)?;
+        self.kernel.poison(&self.gpu)?;
+        self.uploaded = true;
+        Ok(Transfer { ms: Some(ms), bytes })
+    }
+
+    fn run(&mut self) -> Result<RunTime, Error> {
+        if !self.uploaded {
+            return Err(self.not_uploaded("run"));
+        }
+        let ((), ms) = self.watch.time(&self.gpu.stream, || self.kernel.launch(&self.gpu))?;
+        Ok(RunTime { device_ms: Some(ms) })
+    }
+
+    fn download(&mut self) -> Result<(Output, Transfer), Error> {
+        if !self.uploaded {
+            return Err(self.not_uploaded("download"));
+        }
+        let ((output, bytes), ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_out(&self.gpu))?;
+        Ok((output, Transfer { ms: Some(ms), bytes }))
+    }
+
+    fn evict_device_caches(&mut self) -> Result<(), Error> {
+        self.gpu.evict_l2()
+    }
+}
+
+/// The error for an input of another workload or element type than the plan's (ruled out
+/// by the problem check; kernels still refuse rather than panic).
+pub(crate) fn wrong_input() -> Error {
+    Error::input("the input is not of the planned workload and element type")
+}

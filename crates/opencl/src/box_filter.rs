@@ -1,0 +1,207 @@
+//! box-filter: paper 001's direct and recursive (running-sum) filters, the recursive one with
+//! the paper's "optimised memory access", and our `fast` one.
+
+use crate::launch::{group_limit, int, Arg, Launch};
+use crate::planned::{OutKind, Planned, Role};
+use crate::program::{build, Program};
+use crate::tunables::{bounded, Chosen};
+use crate::PlanCtx;
+use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_kernels::Defines;
+use std::sync::Arc;
+
+/// u8 window sums are exact in 32 bits up to this window (255 m^2 plus rounding fits a u32), as
+/// in the scalar backend.
+const MAX_U8_WINDOW: usize = 4099;
+const DOMAIN: Domain = Domain::U8WindowUpTo { max_u8_window: MAX_U8_WINDOW };
+
+pub(crate) const DIRECT: VariantInfo = VariantInfo {
+    workload: Workload::BoxFilter,
+    name: "direct",
+    summary: "one work-item per pixel sums the m x m window, O(m^2) (paper 001's direct GPU version)",
+    tunables: &["threads"],
+    domain: DOMAIN,
+};
+
+pub(crate) const RECURSIVE: VariantInfo = VariantInfo {
+    workload: Workload::BoxFilter,
+    name: "recursive",
+    summary: "running sums, one work-item per column then per row, rows uncoalesced (paper 001's GPU recursive)",
+    tunables: &["threads"],
+    domain: DOMAIN,
+};
+
+pub(crate) const RECURSIVE_COALESCED: VariantInfo = VariantInfo {
+    workload: Workload::BoxFilter,
+    name: "recursive-coalesced",
+    summary: "running sums with the row pass made coalesced by transposes (paper 001's optimised memory access)",
+    tunables: &["threads"],
+    domain: DOMAIN,
+};
+
+pub(crate) const FAST: VariantInfo = VariantInfo {
+    workload: Workload::BoxFilter,
+    name: "fast",
+    summary: "short running-sum walks, coalesced; one fused launch for m <= 17, two transposing passes above (our own)",
+    tunables: &[],
+    domain: DOMAIN,
+};
+
+/// The paper's 512 threads per block for the direct filter, 32 for the running sums.
+const DIRECT_THREADS: usize = 512;
+const WALK_THREADS: usize = 32;
+/// Work-group of the transposes and of `fast`: 32 x 8, and the rows one `fast` group covers.
+const TILE: usize = 32;
+const TILE_ROWS: usize = 8;
+const FAST_ROWS: usize = 16 * TILE_ROWS;
+/// Largest window of `fast`'s fused kernel (2 FUSED_MAX_RADIUS + 1), and the output rows one of
+/// its groups covers.
+const FUSED_MAX_WINDOW: usize = 17;
+const FUSED_ROWS: usize = 64;
+
+struct Image {
+    width: usize,
+    height: usize,
+    window: usize,
+    dtype: DType,
+}
+
+impl Image {
+    fn of(ctx: &PlanCtx<'_>) -> Result<Image, Error> {
+        match ctx.problem {
+            Problem::BoxFilter { width, height, window, dtype } => Ok(Image { width, height, window, dtype }),
+            other => Err(Error::input(format!("box-filter variant `{}` cannot take {other}", ctx.id.variant))),
+        }
+    }
+    fn pixels(&self) -> usize {
+        self.width * self.height
+    }
+    /// The input buffer, and the output's element type.
+    fn buffers(&self, plan: &mut Planned) -> Result<Arg, Error> {
+        plan.input(Role::Pixels, self.pixels() * self.dtype.size_bytes())
+    }
+    /// `in_or_sums, width, height, window, out_or_sums` (the walks' common argument list).
+    fn walk_args(&self, from: Arg, to: Arg) -> Result<[Arg; 5], Error> {
+        Ok([from, int(self.width)?, int(self.height)?, int(self.window)?, to])
+    }
+}
+
+fn out_kind(dtype: DType) -> OutKind {
+    match dtype {
+        DType::U8 => OutKind::U8,
+        DType::F32 => OutKind::F32,
+    }
+}
+
+/// The element type macro every box-filter source reads.
+fn defines(dtype: DType) -> Defines {
+    match dtype {
+        DType::U8 => Defines::new().flag("DTYPE_U8"),
+        DType::F32 => Defines::new().flag("DTYPE_F32"),
+    }
+}
+
+fn walk_threads(ctx: &PlanCtx<'_>, program: &Program, entries: &[&str], default: usize) -> Result<Chosen, Error> {
+    let mut limit = usize::MAX;
+    for entry in entries {
+        limit = limit.min(group_limit(ctx.device, program, entry)?);
+    }
+    bounded(ctx.tunables, "threads", default, limit, &format!("the work-group limit on {}", ctx.device.name))
+}
+
+fn start(ctx: &PlanCtx<'_>, file: &str) -> Result<(Image, Arc<Program>, Planned), Error> {
+    let image = Image::of(ctx)?;
+    let program = build(ctx.device, file, &defines(image.dtype))?;
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
+    plan.uses(&program);
+    Ok((image, program, plan))
+}
+
+fn note(plan: &mut Planned, threads: &Chosen) {
+    plan.detail("threads", threads.value);
+    if let Some(note) = &threads.note {
+        plan.detail("note", note);
+    }
+}
+
+/// `direct`: one work-item per pixel.
+pub(crate) fn plan_direct(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let entry = "box_filter_direct";
+    let (image, program, mut plan) = start(ctx, entry)?;
+    let threads = walk_threads(ctx, &program, &[entry], DIRECT_THREADS)?;
+    let input = image.buffers(&mut plan)?;
+    let args = image.walk_args(input, plan.output())?;
+    plan.step(Launch::new(ctx.device, &program, entry, &args, [image.pixels(), 1], [threads.value, 1])?);
+    plan.detail("blocks", image.pixels().div_ceil(threads.value));
+    note(&mut plan, &threads);
+    Ok(plan.boxed())
+}
+
+/// `recursive`: a column walk per work-item, then a row walk per work-item.
+pub(crate) fn plan_recursive(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (image, program, mut plan) = start(ctx, "box_filter_recursive")?;
+    let threads = walk_threads(ctx, &program, &["box_filter_columns", "box_filter_rows"], WALK_THREADS)?;
+    let input = image.buffers(&mut plan)?;
+    let colsum = plan.scratch(4 * image.pixels(), "column sums")?;
+    let local = [threads.value, 1];
+    let args = image.walk_args(input, colsum)?;
+    plan.step(Launch::new(ctx.device, &program, "box_filter_columns", &args, [image.width, 1], local)?);
+    let args = image.walk_args(colsum, plan.output())?;
+    plan.step(Launch::new(ctx.device, &program, "box_filter_rows", &args, [image.height, 1], local)?);
+    note(&mut plan, &threads);
+    Ok(plan.boxed())
+}
+
+/// The launch shape of a tiled transpose of a rows x cols matrix.
+fn transpose_shape(rows: usize, cols: usize) -> ([usize; 2], [usize; 2]) {
+    ([cols.div_ceil(TILE) * TILE, rows.div_ceil(TILE) * TILE_ROWS], [TILE, TILE_ROWS])
+}
+
+/// `recursive-coalesced`: columns, transpose, rows as columns, transpose back.
+pub(crate) fn plan_recursive_coalesced(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (image, program, mut plan) = start(ctx, "box_filter_recursive_coalesced")?;
+    let threads = walk_threads(ctx, &program, &["box_filter_columns", "box_filter_rows_transposed"], WALK_THREADS)?;
+    let (w, h) = (image.width, image.height);
+    let input = image.buffers(&mut plan)?;
+    let colsum = plan.scratch(4 * image.pixels(), "column sums")?;
+    let colsum_t = plan.scratch(4 * image.pixels(), "column sums, transposed")?;
+    let out_t = plan.scratch(image.pixels() * image.dtype.size_bytes(), "output, transposed")?;
+    let local = [threads.value, 1];
+    let device = ctx.device;
+    let args = image.walk_args(input, colsum)?;
+    plan.step(Launch::new(device, &program, "box_filter_columns", &args, [w, 1], local)?);
+    let (global, group) = transpose_shape(h, w);
+    let args = [colsum, int(h)?, int(w)?, colsum_t];
+    plan.step(Launch::new(device, &program, "box_filter_transpose", &args, global, group)?);
+    let args = image.walk_args(colsum_t, out_t)?;
+    plan.step(Launch::new(device, &program, "box_filter_rows_transposed", &args, [h, 1], local)?);
+    let (global, group) = transpose_shape(w, h);
+    let args = [out_t, int(w)?, int(h)?, plan.output()];
+    plan.step(Launch::new(device, &program, "box_filter_transpose_pixels", &args, global, group)?);
+    note(&mut plan, &threads);
+    Ok(plan.boxed())
+}
+
+/// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
+pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (image, program, mut plan) = start(ctx, "box_filter_fast")?;
+    let (w, h) = (image.width, image.height);
+    let input = image.buffers(&mut plan)?;
+    let group = [TILE, TILE_ROWS];
+    if image.window <= FUSED_MAX_WINDOW {
+        let global = [w.div_ceil(TILE) * TILE, h.div_ceil(FUSED_ROWS) * TILE_ROWS];
+        let args = image.walk_args(input, plan.output())?;
+        plan.step(Launch::new(ctx.device, &program, "box_filter_fast_fused", &args, global, group)?);
+        plan.detail("path", "fused");
+        return Ok(plan.boxed());
+    }
+    let colsum_t = plan.scratch(4 * image.pixels(), "column sums, transposed")?;
+    // Each pass covers its matrix (rows x cols) in tiles of 32 columns x FAST_ROWS rows.
+    let shape = |rows: usize, cols: usize| [cols.div_ceil(TILE) * TILE, rows.div_ceil(FAST_ROWS) * TILE_ROWS];
+    let args = image.walk_args(input, colsum_t)?;
+    plan.step(Launch::new(ctx.device, &program, "box_filter_fast_columns", &args, shape(h, w), group)?);
+    let args = image.walk_args(colsum_t, plan.output())?;
+    plan.step(Launch::new(ctx.device, &program, "box_filter_fast_rows", &args, shape(w, h), group)?);
+    plan.detail("path", "two passes");
+    Ok(plan.boxed())
+}

@@ -1,0 +1,182 @@
+//! The backend's own contract beyond the conformance matrix: refusals that need no device
+//! (unknown tunables, problems outside a domain), and on the first device the life-cycle
+//! errors, the records, timing, cache eviction and the papers' launch tunables.
+
+use crate::conformance::device_ready;
+use crate::OpenClBackend;
+use dspbench_conformance::{check_case_with, edge_problems, Verdict, SEED};
+use dspbench_core::{
+    generate_input, Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem,
+    Workload,
+};
+
+fn plan_with(variant: &str, problem: Problem, tunables: &Params) -> Result<Box<dyn Algorithm>, Error> {
+    OpenClBackend.plan(&PlanRequest { problem, variant, tunables, device: 0 })
+}
+
+fn plan(variant: &str, problem: Problem) -> Result<Box<dyn Algorithm>, Error> {
+    plan_with(variant, problem, &Params::new())
+}
+
+/// A small problem of `workload`, and another of the same workload that differs in one size.
+fn small_problems(workload: Workload) -> (Problem, Problem) {
+    match workload {
+        Workload::Conv1d => (Problem::Conv1d { n: 16, m: 3 }, Problem::Conv1d { n: 17, m: 3 }),
+        Workload::BoxFilter => (
+            Problem::BoxFilter { width: 8, height: 4, window: 3, dtype: DType::U8 },
+            Problem::BoxFilter { width: 8, height: 4, window: 5, dtype: DType::U8 },
+        ),
+        Workload::Conv2d => (
+            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::F32 },
+            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
+        ),
+        Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
+    }
+}
+
+/// Checks `variant` with `tunables` on every edge problem of its workload that `keep` selects.
+fn conforms_with(workload: Workload, variant: &str, tunables: &Params, keep: impl Fn(&Problem) -> bool) {
+    let info = OpenClBackend.variant(workload, variant).expect("variant exists");
+    for problem in edge_problems(workload).into_iter().filter(|p| keep(p)) {
+        let outcome = check_case_with(&OpenClBackend, 0, &info, &problem, tunables);
+        assert!(
+            matches!(outcome.verdict, Verdict::Passed | Verdict::Refused(_)),
+            "{workload} {variant} [{tunables}] {problem}: {:?}",
+            outcome.verdict
+        );
+    }
+}
+
+#[test]
+fn unknown_tunable_is_an_input_error_naming_it_without_a_device() {
+    let tunables = Params::new().with("nonesuch", 64usize);
+    for variant in OpenClBackend.variants() {
+        let (problem, _) = small_problems(variant.workload);
+        match plan_with(variant.name, problem, &tunables) {
+            Err(Error::Input(msg)) => assert!(msg.contains("`nonesuch`"), "{msg}"),
+            other => panic!("{} `{}`: expected an Input error, got {:?}", variant.workload, variant.name, other.err()),
+        }
+    }
+}
+
+#[test]
+fn refuses_problems_outside_a_domain_with_the_reason_before_touching_a_device() {
+    let cases = [
+        ("const-filter", Problem::Conv1d { n: 10, m: 16385 }, "16384 taps"),
+        ("grid-stride", Problem::Conv1d { n: 10, m: 16385 }, "16384 taps"),
+        ("flow-graph-shared", Problem::Fft { size: 8192, batch: 1 }, "4096 points"),
+        ("stockham", Problem::Fft { size: 1000, batch: 1 }, "power-of-two"),
+        ("recursive", Problem::BoxFilter { width: 2, height: 2, window: 4101, dtype: DType::U8 }, "4099"),
+    ];
+    for (variant, problem, reason) in cases {
+        match plan(variant, problem) {
+            Err(Error::Unsupported(msg)) => assert!(msg.contains(reason), "{variant}: {msg}"),
+            other => panic!("{variant} {problem}: expected Unsupported, got {:?}", other.err()),
+        }
+    }
+}
+
+#[test]
+fn run_and_download_before_upload_are_errors() {
+    if !device_ready() {
+        return;
+    }
+    for variant in OpenClBackend.variants() {
+        let mut algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
+        assert!(algorithm.run().is_err(), "{}", variant.name);
+        assert!(algorithm.download().is_err(), "{}", variant.name);
+    }
+}
+
+#[test]
+fn upload_refuses_inputs_of_another_problem_or_of_the_wrong_length() {
+    if !device_ready() {
+        return;
+    }
+    for variant in OpenClBackend.variants() {
+        let (planned, other) = small_problems(variant.workload);
+        let mut algorithm = plan(variant.name, planned).expect("plan");
+        match algorithm.upload(&generate_input(&other, SEED)) {
+            Err(Error::Input(msg)) => assert!(msg.contains("planned for"), "{msg}"),
+            result => panic!("{} `{}`: expected an Input error, got {result:?}", variant.workload, variant.name),
+        }
+    }
+    // Image fields are public, so an image can claim 4x4 and hold 15 pixels.
+    let image = Image { width: 4, height: 4, pixels: Pixels::U8(vec![0; 15]) };
+    let input = Input::BoxFilter { image, window: 3 };
+    let problem = Problem::BoxFilter { width: 4, height: 4, window: 3, dtype: DType::U8 };
+    let mut algorithm = plan("fast", problem).expect("plan");
+    assert!(matches!(algorithm.upload(&input), Err(Error::Input(_))));
+}
+
+#[test]
+fn records_device_time_transfers_kernel_hash_defines_and_launches() {
+    if !device_ready() {
+        return;
+    }
+    let problem = Problem::Conv2d { width: 600, height: 40, radius: 2, dtype: DType::U8 };
+    let mut algorithm = plan("tiled", problem).expect("plan");
+    let upload = algorithm.upload(&generate_input(&problem, SEED)).expect("upload");
+    assert_eq!(upload.bytes, 600 * 40 + 4 * 25);
+    assert!(upload.ms.is_some_and(|ms| ms >= 0.0));
+    let time = algorithm.run().expect("run");
+    assert!(time.device_ms.is_some_and(|ms| ms > 0.0), "{time:?}");
+    let (_, download) = algorithm.download().expect("download");
+    assert_eq!(download.bytes, 600 * 40);
+    algorithm.evict_device_caches().expect("evict");
+
+    let details = algorithm.exec_info().details;
+    let sha = &details["kernel_sha256"];
+    assert!(sha.len() == 64 && sha.chars().all(|c| c.is_ascii_hexdigit()), "{sha}");
+    assert!(details["defines"].contains("-DRADIUS=2") && details["defines"].contains("-DTILE_W=512"), "{details:?}");
+    assert!(details["launches"].starts_with("conv2d_tiled global="), "{details:?}");
+    assert_eq!((details["tile_w"].as_str(), details["tile_h"].as_str()), ("512", "30"));
+    assert_eq!(algorithm.id().backend, "opencl");
+}
+
+#[test]
+fn describes_every_device_with_its_platform_limits_and_bandwidth() {
+    if !device_ready() {
+        return;
+    }
+    let Availability::Ready { devices } = OpenClBackend.availability() else { unreachable!() };
+    for (i, device) in devices.iter().enumerate() {
+        assert_eq!(device.index, i);
+        assert!(device.name.starts_with(&format!("{} / ", device.details["platform"])), "{}", device.name);
+        for key in ["device_type", "compute_units", "max_work_group_size", "local_mem_bytes", "global_mem_bytes"] {
+            assert!(device.details.contains_key(key), "{key} missing from {:?}", device.details);
+        }
+        assert!(device.details.contains_key("copy_gbps") || device.details.contains_key("copy_note"));
+    }
+    let too_far = PlanRequest {
+        problem: Problem::Conv1d { n: 4, m: 2 },
+        variant: "naive",
+        tunables: &Params::new(),
+        device: devices.len(),
+    };
+    assert!(matches!(OpenClBackend.plan(&too_far), Err(Error::Input(_))));
+}
+
+#[test]
+fn launch_tunables_run_the_papers_configurations_and_refuse_impossible_ones() {
+    if !device_ready() {
+        return;
+    }
+    let all = |_: &Problem| true;
+    // Paper 003, Fig. 3: a grid far smaller than the output, so every work-item loops.
+    conforms_with(Workload::Conv1d, "grid-stride", &Params::new().with("blocks", 1usize).with("threads", 32usize), all);
+    // Paper 002: 2 x 512 for devMatrixFFT, 64 x 256 for devMatrixMultyFFT.
+    conforms_with(Workload::Fft, "flow-graph", &Params::new().with("blocks", 2usize).with("threads", 512usize), all);
+    conforms_with(Workload::Fft, "flow-graph-shared", &Params::new().with("threads", 256usize), all);
+    // Paper 004, Table 2: 256 x 28 tiles in 8 KiB (u8 only: the same tile in f32 is 28 KiB).
+    let table2 = Params::new()
+        .with("tile_w", 256usize)
+        .with("tile_h", 28usize)
+        .with("threads", 256usize)
+        .with("smem_bytes", 8192usize);
+    conforms_with(Workload::Conv2d, "tiled", &table2, |p| matches!(p, Problem::Conv2d { dtype: DType::U8, .. }));
+
+    let conv1d = Problem::Conv1d { n: 100, m: 5 };
+    let huge = Params::new().with("threads", 1usize << 20);
+    assert!(matches!(plan_with("naive", conv1d, &huge), Err(Error::Unsupported(m)) if m.contains("work-group limit")));
+}

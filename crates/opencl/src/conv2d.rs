@@ -1,0 +1,118 @@
+//! conv2d: paper 004's tiled filter with its execution configuration as tunables (`tiled`),
+//! and our register-blocked `fast` one.
+
+use crate::launch::{int, Launch};
+use crate::paper004::{self, DeviceLimits, PIX_PER_THREAD};
+use crate::planned::{OutKind, Planned, Role};
+use crate::program::build;
+use crate::PlanCtx;
+use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_kernels::Defines;
+
+pub(crate) const TILED: VariantInfo = VariantInfo {
+    workload: Workload::Conv2d,
+    name: "tiled",
+    summary: "paper 004's data tiles in local memory, 4 pixels per work-item, 64-byte aligned rows",
+    tunables: &["tile_w", "tile_h", "threads", "smem_bytes"],
+    domain: Domain::Any,
+};
+
+pub(crate) const FAST: VariantInfo = VariantInfo {
+    workload: Workload::Conv2d,
+    name: "fast",
+    summary: "128 x 64 output tiles, 4 x 8 outputs per work-item in registers, float tile in local memory (our own)",
+    tunables: &[],
+    domain: Domain::Any,
+};
+
+/// `fast`'s fixed shape: 32 x 8 work-items, 128 x 64 outputs per group.
+const FAST_GROUP: [usize; 2] = [32, 8];
+const FAST_TILE: [usize; 2] = [128, 64];
+
+struct Shape {
+    width: usize,
+    height: usize,
+    radius: usize,
+    dtype: DType,
+}
+
+fn shape(ctx: &PlanCtx<'_>) -> Result<Shape, Error> {
+    match ctx.problem {
+        Problem::Conv2d { width, height, radius, dtype } => Ok(Shape { width, height, radius, dtype }),
+        other => Err(Error::input(format!("conv2d variant `{}` cannot take {other}", ctx.id.variant))),
+    }
+}
+
+fn dtype_defines(dtype: DType, radius: usize) -> Defines {
+    let defines = Defines::new().set("RADIUS", radius);
+    match dtype {
+        DType::U8 => defines.flag("DTYPE_U8"),
+        DType::F32 => defines.flag("DTYPE_F32"),
+    }
+}
+
+/// The planned kernel with its image and taps as inputs; the caller adds the launch.
+fn planned(ctx: &PlanCtx<'_>, s: &Shape) -> Result<(Planned, [crate::launch::Arg; 5]), Error> {
+    let out = match s.dtype {
+        DType::U8 => OutKind::U8,
+        DType::F32 => OutKind::F32,
+    };
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out)?;
+    let image = plan.input(Role::Pixels, s.width * s.height * s.dtype.size_bytes())?;
+    let side = 2 * s.radius + 1;
+    let taps = plan.input(Role::Taps, 4 * side * side)?;
+    let args = [image, int(s.width)?, int(s.height)?, taps, plan.output()];
+    Ok((plan, args))
+}
+
+/// `tiled`: paper 004's configuration, checked, as `-D` macros.
+pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let s = shape(ctx)?;
+    let device = ctx.device;
+    let limits =
+        DeviceLimits { max_work_group: device.limits.max_work_group, local_mem: device.limits.local_mem as usize };
+    let (config, note) = paper004::choose(ctx.tunables, s.radius, s.dtype, limits)?;
+    let defines = dtype_defines(s.dtype, s.radius)
+        .set("TILE_W", config.tile_w)
+        .set("TILE_H", config.tile_h)
+        .set("THREADS", config.threads)
+        .set("PIX_PER_THREAD", PIX_PER_THREAD);
+    let entry = "conv2d_tiled";
+    let program = build(device, entry, &defines)?;
+    let groups = [s.width.div_ceil(config.out_w(s.dtype)), s.height.div_ceil(config.out_h(s.radius))];
+    let (mut plan, args) = planned(ctx, &s)?;
+    plan.step(Launch::new(
+        device,
+        &program,
+        entry,
+        &args,
+        [groups[0] * config.threads, groups[1]],
+        [config.threads, 1],
+    )?);
+    plan.uses(&program);
+    plan.detail("tile_w", config.tile_w);
+    plan.detail("tile_h", config.tile_h);
+    plan.detail("threads", config.threads);
+    plan.detail("smem_bytes", config.smem_bytes);
+    plan.detail("tile_bytes", config.tile_bytes(s.dtype));
+    plan.detail("rows_per_pass", config.rows_per_pass());
+    plan.detail("blocks", format!("{}x{}", groups[0], groups[1]));
+    // The paper's Kt: the share of work-items whose words hold output pixels.
+    plan.detail("kt", format!("{:.4}", config.out_w(s.dtype) as f64 / config.tile_w as f64));
+    if let Some(note) = note {
+        plan.detail("note", note);
+    }
+    Ok(plan.boxed())
+}
+
+/// `fast`: fixed 32 x 8 groups over 128 x 64 output tiles.
+pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let s = shape(ctx)?;
+    let entry = "conv2d_fast";
+    let program = build(ctx.device, entry, &dtype_defines(s.dtype, s.radius))?;
+    let global = [s.width.div_ceil(FAST_TILE[0]) * FAST_GROUP[0], s.height.div_ceil(FAST_TILE[1]) * FAST_GROUP[1]];
+    let (mut plan, args) = planned(ctx, &s)?;
+    plan.step(Launch::new(ctx.device, &program, entry, &args, global, FAST_GROUP)?);
+    plan.uses(&program);
+    Ok(plan.boxed())
+}

@@ -1,0 +1,205 @@
+//! fft: paper 002's flow-graph FFT on the device, one launch per stage (`flow-graph`) and one
+//! work-group per transform in local memory (`flow-graph-shared`), and our `stockham`.
+
+use crate::launch::{group_limit, int, Launch};
+use crate::planned::{OutKind, Planned, Role};
+use crate::program::build;
+use crate::stockham::{self, Direction};
+use crate::tunables::bounded;
+use crate::PlanCtx;
+use dspbench_core::{Algorithm, Complex32, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_kernels::Defines;
+
+/// Largest `flow-graph` size: its matrix holds 1.5 N log2 N ints (N = 2^22: 553 MB), as the
+/// scalar backend's.
+const FLOW_GRAPH_MAX: usize = 1 << 22;
+/// Largest `flow-graph-shared` size: 4096 points of float2 fill the 32 KiB of local memory
+/// every OpenCL device has.
+const SHARED_MAX: usize = 4096;
+
+pub(crate) const FLOW_GRAPH: VariantInfo = VariantInfo {
+    workload: Workload::Fft,
+    name: "flow-graph",
+    summary: "radix-2 butterflies driven by the index matrix in global memory, one launch per stage (paper 002's \
+              devMatrixFFT)",
+    tunables: &["blocks", "threads"],
+    domain: Domain::PowerOfTwoSize { max_size: FLOW_GRAPH_MAX },
+};
+
+pub(crate) const FLOW_GRAPH_SHARED: VariantInfo = VariantInfo {
+    workload: Workload::Fft,
+    name: "flow-graph-shared",
+    summary: "one transform per work-group in local memory, the whole matrix walked there (paper 002's \
+              devMatrixMultyFFT)",
+    tunables: &["threads"],
+    domain: Domain::PowerOfTwoSize { max_size: SHARED_MAX },
+};
+
+pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
+    workload: Workload::Fft,
+    name: "stockham",
+    summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points (our own)",
+    tunables: &[],
+    domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
+};
+
+/// The paper's larger configuration for 1 x 65536 (4 blocks x 1024 threads).
+const FLOW_GRAPH_BLOCKS: usize = 4;
+const FLOW_GRAPH_THREADS: usize = 1024;
+/// The paper's 64 x 512 for 64 x 1024.
+const SHARED_THREADS: usize = 512;
+
+fn sizes(ctx: &PlanCtx<'_>) -> Result<(usize, usize), Error> {
+    match ctx.problem {
+        Problem::Fft { size, batch } => Ok((size, batch)),
+        other => Err(Error::input(format!("fft variant `{}` cannot take {other}", ctx.id.variant))),
+    }
+}
+
+/// The radix-2 decimation-in-time flow graph of one size, as paper 002 lays it out (and as the
+/// scalar backend's `flow-graph` walks it).
+struct FlowGraph {
+    stages: usize,
+    /// Output i of the permutation is input `perm[i]`.
+    perm: Vec<u32>,
+    /// `stages` rows of N/2 (p1, p2) pairs, flattened.
+    pairs: Vec<u32>,
+    /// `stages` rows of N/2 indices into `twiddles`.
+    twiddle_index: Vec<u32>,
+    /// W_N^t for t < N/2, computed in f64 and rounded once.
+    twiddles: Vec<Complex32>,
+}
+
+impl FlowGraph {
+    fn new(size: usize) -> FlowGraph {
+        let stages = size.trailing_zeros() as usize;
+        let perm = (0..size as u32).map(|i| i.reverse_bits().checked_shr(32 - stages as u32).unwrap_or(0)).collect();
+        let mut pairs = Vec::with_capacity(size * stages);
+        let mut twiddle_index = Vec::with_capacity(size / 2 * stages);
+        // Stage s combines transforms of `half` = 2^s points into ones of `span` = 2^(s+1),
+        // whose twiddles W_span^j are every (N / span)-th entry of the N-point table.
+        for stage in 0..stages {
+            let half = 1usize << stage;
+            let span = 2 * half;
+            for start in (0..size).step_by(span) {
+                for j in 0..half {
+                    pairs.extend([(start + j) as u32, (start + j + half) as u32]);
+                    twiddle_index.push((j * (size / span)) as u32);
+                }
+            }
+        }
+        let twiddles = (0..size / 2)
+            .map(|k| {
+                let angle = -2.0 * std::f64::consts::PI * k as f64 / size as f64;
+                Complex32::new(angle.cos() as f32, angle.sin() as f32)
+            })
+            .collect();
+        FlowGraph { stages, perm, pairs, twiddle_index, twiddles }
+    }
+}
+
+/// `flow-graph`: the bit reversal, then one launch per stage, each over `blocks` x `threads`.
+pub(crate) fn plan_flow_graph(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (size, batch) = sizes(ctx)?;
+    let device = ctx.device;
+    let program = build(device, "fft_flow_graph", &Defines::new())?;
+    let limit =
+        group_limit(device, &program, "fft_flow_graph_stage")?.min(group_limit(device, &program, "fft_bit_reverse")?);
+    let reason = format!("the work-group limit of the flow-graph kernels on {}", device.name);
+    let threads = bounded(ctx.tunables, "threads", FLOW_GRAPH_THREADS, limit, &reason)?;
+    let blocks =
+        bounded(ctx.tunables, "blocks", FLOW_GRAPH_BLOCKS, i32::MAX as usize / threads.value, "the int range")?;
+    let graph = FlowGraph::new(size);
+
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, device, OutKind::Complex)?;
+    let input = plan.input(Role::Samples, 8 * size * batch)?;
+    let output = plan.output();
+    let perm = plan.table(&graph.perm, "bit-reversal permutation")?;
+    let twiddles = plan.table(&graph.twiddles, "twiddles")?;
+    let shape = ([blocks.value * threads.value, 1], [threads.value, 1]);
+    let args = [input, output, perm, int(size)?, int(batch)?];
+    plan.step(Launch::new(device, &program, "fft_bit_reverse", &args, shape.0, shape.1)?);
+    let half = size / 2;
+    for stage in 0..graph.stages {
+        let pairs = plan.table(&graph.pairs[2 * half * stage..][..2 * half], "butterfly pairs")?;
+        let index = plan.table(&graph.twiddle_index[half * stage..][..half], "twiddle indices")?;
+        let args = [output, pairs, index, twiddles, int(size)?, int(batch)?];
+        plan.step(Launch::new(device, &program, "fft_flow_graph_stage", &args, shape.0, shape.1)?);
+    }
+    plan.uses(&program);
+    plan.detail("blocks", blocks.value);
+    plan.detail("threads", threads.value);
+    plan.detail("stages", graph.stages);
+    plan.detail("matrix_bytes", 4 * (graph.perm.len() + graph.pairs.len() + graph.twiddle_index.len()));
+    if let Some(note) = threads.note {
+        plan.detail("note", note);
+    }
+    Ok(plan.boxed())
+}
+
+/// `flow-graph-shared`: one work-group per transform walks the whole matrix in local memory.
+pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (size, batch) = sizes(ctx)?;
+    let entry = "fft_flow_graph_shared";
+    let device = ctx.device;
+    let program = build(device, entry, &Defines::new())?;
+    let limit = group_limit(device, &program, entry)?;
+    let threads = bounded(
+        ctx.tunables,
+        "threads",
+        SHARED_THREADS,
+        limit,
+        &format!("the work-group limit of `{entry}` on {}", device.name),
+    )?;
+    let graph = FlowGraph::new(size);
+
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, device, OutKind::Complex)?;
+    let input = plan.input(Role::Samples, 8 * size * batch)?;
+    let output = plan.output();
+    let matrix = plan.table(&graph.pairs, "butterfly matrix")?;
+    let index = plan.table(&graph.twiddle_index, "twiddle indices")?;
+    let twiddles = plan.table(&graph.twiddles, "twiddles")?;
+    let args = [input, output, matrix, index, twiddles, int(size)?];
+    plan.step(Launch::new(device, &program, entry, &args, [batch * threads.value, 1], [threads.value, 1])?);
+    plan.uses(&program);
+    plan.detail("blocks", batch);
+    plan.detail("threads", threads.value);
+    if let Some(note) = threads.note {
+        plan.detail("note", note);
+    }
+    Ok(plan.boxed())
+}
+
+/// `stockham`: samples -> output through `fft_stockham.cl`.
+pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let (size, batch) = sizes(ctx)?;
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, OutKind::Complex)?;
+    let input = plan.input(Role::Samples, 8 * size * batch)?;
+    let output = plan.output();
+    let launches = stockham::transform(&mut plan, size, batch, input, output, Direction::Forward)?;
+    plan.detail("passes", launches.len());
+    for launch in launches {
+        plan.step(launch);
+    }
+    Ok(plan.boxed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_stage_touches_every_point_once() {
+        for stages in 0..=6 {
+            let size = 1usize << stages;
+            let graph = FlowGraph::new(size);
+            assert_eq!(graph.pairs.len(), size * stages);
+            for row in graph.pairs.chunks_exact(size.max(1)) {
+                let mut seen = row.to_vec();
+                seen.sort_unstable();
+                assert!(seen.iter().copied().eq(0..size as u32), "size {size}: {row:?}");
+            }
+        }
+        assert_eq!(FlowGraph::new(8).perm, [0, 4, 2, 6, 1, 5, 3, 7]);
+    }
+}

@@ -1,0 +1,156 @@
+//! One kernel launch, fixed at plan time: the kernel object with its arguments already set, and
+//! its NDRange. `run` only enqueues launches, so nothing is set up while it is timed.
+
+use crate::cl_error::cl_failure;
+use crate::device::Device;
+use crate::program::Program;
+use dspbench_core::Error;
+use opencl3::command_queue::CommandQueue;
+use opencl3::error_codes::{ClError, CL_SUCCESS};
+use opencl3::event::Event;
+use opencl3::kernel::Kernel;
+use opencl3::types::{cl_int, cl_mem, cl_uint};
+use std::ptr;
+
+/// A kernel argument.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Arg {
+    /// A buffer the plan owns (it outlives every launch that names it).
+    Mem(cl_mem),
+    Int(i32),
+    Float(f32),
+}
+
+/// An `int` argument from a size: the suite caps every buffer at `i32::MAX` elements, so sizes
+/// fit; a value that does not is an error, not a wrap.
+pub(crate) fn int(value: usize) -> Result<Arg, Error> {
+    i32::try_from(value).map(Arg::Int).map_err(|_| Error::unsupported(format!("{value} does not fit a kernel `int`")))
+}
+
+pub(crate) struct Launch {
+    kernel: Kernel,
+    entry: &'static str,
+    global: [usize; 2],
+    local: [usize; 2],
+}
+
+impl Launch {
+    /// Creates the kernel `entry` of `program`, sets `args` in order, and checks the work-group
+    /// against what this kernel can run on `device`. `global` is rounded up to whole groups.
+    pub(crate) fn new(
+        device: &Device,
+        program: &Program,
+        entry: &'static str,
+        args: &[Arg],
+        global: [usize; 2],
+        local: [usize; 2],
+    ) -> Result<Launch, Error> {
+        let kernel = program.kernel(entry)?;
+        for (index, arg) in args.iter().enumerate() {
+            set_arg(&kernel, index as cl_uint, *arg)
+                .map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
+        }
+        let group = local[0] * local[1];
+        let limit = kernel_group_limit(device, &kernel, entry)?;
+        if group == 0 || group > limit {
+            return Err(Error::unsupported(format!(
+                "`{entry}` with a work-group of {} x {} = {group} work-items: this kernel runs at most {limit} per \
+                 group on {}",
+                local[0], local[1], device.name
+            )));
+        }
+        let global = [round_up(global[0].max(1), local[0]), round_up(global[1].max(1), local[1])];
+        Ok(Launch { kernel, entry, global, local })
+    }
+
+    /// Enqueues the launch without waiting; the event carries its device time.
+    pub(crate) fn enqueue(&self, queue: &CommandQueue) -> Result<Event, Error> {
+        // SAFETY: every argument was set at plan time and names buffers the plan still owns;
+        // the sizes are two-dimensional arrays that live across the call.
+        unsafe {
+            queue.enqueue_nd_range_kernel(
+                self.kernel.get(),
+                2,
+                ptr::null(),
+                self.global.as_ptr(),
+                self.local.as_ptr(),
+                &[],
+            )
+        }
+        .map_err(|e| self.launch_failure(e))
+    }
+
+    /// Enqueues the launch without an event. NVIDIA's driver spends several microseconds of
+    /// device time on every profiled command (on an H200, 17 back-to-back small kernels spanned
+    /// 212 us with an event each and 98 us with events on the first and last only), so a run
+    /// gives events to the launches that bound its span and enqueues the rest through this.
+    /// opencl3 always asks for an event, hence the call into the loaded library itself.
+    pub(crate) fn enqueue_untimed(&self, queue: &CommandQueue) -> Result<(), Error> {
+        let runtime = cl3::load_library()
+            .as_ref()
+            .map_err(|e| Error::device(format!("the OpenCL library could not be opened: {e}")))?;
+        let status = runtime
+            .clEnqueueNDRangeKernel(
+                queue.get(),
+                self.kernel.get(),
+                2,
+                ptr::null(),
+                self.global.as_ptr(),
+                self.local.as_ptr(),
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            )
+            .ok_or_else(|| Error::device("the OpenCL library has no clEnqueueNDRangeKernel"))?;
+        if status != CL_SUCCESS {
+            return Err(self.launch_failure(ClError(status)));
+        }
+        Ok(())
+    }
+
+    fn launch_failure(&self, e: ClError) -> Error {
+        cl_failure(
+            e,
+            &format!(
+                "launching `{}` on {} x {} work-items in groups of {} x {}",
+                self.entry, self.global[0], self.global[1], self.local[0], self.local[1]
+            ),
+        )
+    }
+
+    /// `entry global=AxB local=CxD`, for the records.
+    pub(crate) fn describe(&self) -> String {
+        format!("{} global={}x{} local={}x{}", self.entry, self.global[0], self.global[1], self.local[0], self.local[1])
+    }
+}
+
+fn set_arg(kernel: &Kernel, index: cl_uint, arg: Arg) -> opencl3::Result<()> {
+    // SAFETY: the kernel sources declare exactly these argument types in this order (the
+    // contract in kernels/README.md); a mismatch in count or size is reported by the runtime.
+    unsafe {
+        match arg {
+            Arg::Mem(mem) => kernel.set_arg(index, &mem),
+            Arg::Int(v) => kernel.set_arg(index, &(v as cl_int)),
+            Arg::Float(v) => kernel.set_arg(index, &v),
+        }
+    }
+}
+
+/// The largest work-group entry `entry` of `program` can run on `device` (see [`kernel_group_limit`]).
+pub(crate) fn group_limit(device: &Device, program: &Program, entry: &str) -> Result<usize, Error> {
+    kernel_group_limit(device, &program.kernel(entry)?, entry)
+}
+
+/// The largest work-group this kernel can run on `device`: the device maximum, or less where
+/// the kernel's registers or local memory say so (NVIDIA lowers it for register-heavy kernels).
+pub(crate) fn kernel_group_limit(device: &Device, kernel: &Kernel, entry: &str) -> Result<usize, Error> {
+    let limit = kernel
+        .get_work_group_size(device.id)
+        .map_err(|e| cl_failure(e, &format!("querying the work-group limit of `{entry}`")))?;
+    Ok(limit.min(device.limits.max_work_group))
+}
+
+/// `n` rounded up to a multiple of `m` (m > 0).
+pub(crate) fn round_up(n: usize, m: usize) -> usize {
+    n.div_ceil(m) * m
+}

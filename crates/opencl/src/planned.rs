@@ -1,0 +1,360 @@
+//! The [`Algorithm`] life cycle every OpenCL variant shares. A variant's planner allocates its
+//! buffers, builds its programs and fixes its launches into a [`Planned`]; this file does the
+//! rest: uploads (timed by their events), poisoning the output, the runs (device time from the
+//! first launch's start to the last one's end), downloads, and cache eviction.
+
+use crate::buffers::{bytes_of, mib, DeviceBuffer, Plain};
+use crate::cl_error::cl_failure;
+use crate::device::Device;
+use crate::launch::{Arg, Launch};
+use crate::program::Program;
+use crate::timing::{event_ms, span_ms};
+use dspbench_core::{
+    Algorithm, AlgorithmId, Complex32, Error, ExecInfo, Input, Output, Pixels, Problem, RunTime, Transfer,
+};
+use opencl3::command_queue::CommandQueue;
+use opencl3::event::Event;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Which part of an [`Input`] an input buffer receives, copied as is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// conv1d x.
+    Signal,
+    /// conv1d h.
+    Filter,
+    /// The image of a box filter or conv2d.
+    Pixels,
+    /// The (2R+1)^2 conv2d kernel.
+    Taps,
+    /// FFT samples.
+    Samples,
+}
+
+/// The element type of the output buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutKind {
+    F32,
+    U8,
+    Complex,
+}
+
+impl OutKind {
+    fn element_bytes(self) -> usize {
+        match self {
+            OutKind::F32 => 4,
+            OutKind::U8 => 1,
+            OutKind::Complex => 8,
+        }
+    }
+}
+
+/// The output on the device: its element type, element count and buffer.
+struct OutputBuffer {
+    kind: OutKind,
+    len: usize,
+    buffer: DeviceBuffer,
+}
+
+pub(crate) struct Planned {
+    id: AlgorithmId,
+    problem: Problem,
+    device: Arc<Device>,
+    queue: CommandQueue,
+    inputs: Vec<(Role, DeviceBuffer)>,
+    output: OutputBuffer,
+    /// Buffers only kernels touch (intermediates, tables); kept alive with the launches.
+    scratch: Vec<DeviceBuffer>,
+    /// Launches that derive data from the input alone (a filter spectrum): run once per upload.
+    prepare: Vec<Launch>,
+    steps: Vec<Launch>,
+    details: BTreeMap<String, String>,
+    sources: Vec<(String, String)>,
+    defines: Vec<String>,
+    eviction: Option<DeviceBuffer>,
+    uploaded: bool,
+}
+
+impl Planned {
+    pub(crate) fn new(id: AlgorithmId, problem: Problem, device: &Arc<Device>, out: OutKind) -> Result<Self, Error> {
+        let queue = device.queue()?;
+        let len = problem.output_elements();
+        let buffer = DeviceBuffer::new(device, len * out.element_bytes(), "output")?;
+        Ok(Planned {
+            id,
+            problem,
+            device: device.clone(),
+            queue,
+            inputs: Vec::new(),
+            output: OutputBuffer { kind: out, len, buffer },
+            scratch: Vec::new(),
+            prepare: Vec::new(),
+            steps: Vec::new(),
+            details: BTreeMap::new(),
+            sources: Vec::new(),
+            defines: Vec::new(),
+            eviction: None,
+            uploaded: false,
+        })
+    }
+
+    pub(crate) fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// An input buffer of `bytes` that `upload` fills from `role`; returns it as a kernel argument.
+    pub(crate) fn input(&mut self, role: Role, bytes: usize) -> Result<Arg, Error> {
+        let buffer = DeviceBuffer::new(&self.device, bytes, role_name(role))?;
+        let arg = Arg::Mem(buffer.mem());
+        self.inputs.push((role, buffer));
+        Ok(arg)
+    }
+
+    /// The output buffer as a kernel argument.
+    pub(crate) fn output(&self) -> Arg {
+        Arg::Mem(self.output.buffer.mem())
+    }
+
+    /// A buffer only the kernels use.
+    pub(crate) fn scratch(&mut self, bytes: usize, what: &'static str) -> Result<Arg, Error> {
+        let buffer = DeviceBuffer::new(&self.device, bytes, what)?;
+        let arg = Arg::Mem(buffer.mem());
+        self.scratch.push(buffer);
+        Ok(arg)
+    }
+
+    /// A buffer holding `values`, written now (plan time, untimed): index tables, twiddles.
+    pub(crate) fn table<T: Plain>(&mut self, values: &[T], what: &'static str) -> Result<Arg, Error> {
+        let mut buffer = DeviceBuffer::new(&self.device, std::mem::size_of_val(values), what)?;
+        if !values.is_empty() {
+            buffer.write(&self.queue, values)?;
+        }
+        let arg = Arg::Mem(buffer.mem());
+        self.scratch.push(buffer);
+        Ok(arg)
+    }
+
+    /// Records `program` as a source this plan runs (hash and defines for the records).
+    pub(crate) fn uses(&mut self, program: &Program) {
+        if !self.sources.iter().any(|(file, _)| *file == program.file) {
+            self.sources.push((program.file.clone(), program.sha256.clone()));
+            let defines = program.defines.to_string();
+            if !defines.is_empty() {
+                self.defines.push(if self.sources.len() == 1 {
+                    defines
+                } else {
+                    format!("{}: {defines}", program.file)
+                });
+            }
+        }
+    }
+
+    /// Appends a launch to every run.
+    pub(crate) fn step(&mut self, launch: Launch) {
+        self.steps.push(launch);
+    }
+
+    /// Appends a launch to every upload (after the input is written).
+    pub(crate) fn prepare(&mut self, launch: Launch) {
+        self.prepare.push(launch);
+    }
+
+    /// A fact for `ExecInfo::details` (launch shape, tunables, notes on clamped defaults).
+    pub(crate) fn detail(&mut self, key: &str, value: impl ToString) {
+        self.details.insert(key.to_string(), value.to_string());
+    }
+
+    pub(crate) fn boxed(self) -> Box<dyn Algorithm> {
+        Box::new(self)
+    }
+
+    fn not_uploaded(&self, call: &str) -> Error {
+        Error::device(format!("`{call}` called before `upload` on {} `{}`", self.id.workload, self.id.variant))
+    }
+
+    /// Enqueues `launches` in order and waits for them; the span of their device time, from the
+    /// first launch's start to the last one's end (only those two carry profiling events).
+    fn execute(&self, launches: &[Launch]) -> Result<Option<f64>, Error> {
+        let Some((first, rest)) = launches.split_first() else { return Ok(None) };
+        let first = first.enqueue(&self.queue)?;
+        let last = match rest.split_last() {
+            None => None,
+            Some((last, middle)) => {
+                for launch in middle {
+                    launch.enqueue_untimed(&self.queue)?;
+                }
+                Some(last.enqueue(&self.queue)?)
+            }
+        };
+        // clFinish rather than waiting on the event: a failed launch then shows as an error here.
+        self.queue
+            .finish()
+            .map_err(|e| cl_failure(e, &format!("running {} `{}`", self.id.workload, self.id.variant)))?;
+        span_ms(&first, last.as_ref().unwrap_or(&first)).map(Some)
+    }
+}
+
+impl Algorithm for Planned {
+    fn id(&self) -> &AlgorithmId {
+        &self.id
+    }
+
+    fn exec_info(&self) -> ExecInfo {
+        let mut details = self.details.clone();
+        for (i, (file, sha)) in self.sources.iter().enumerate() {
+            let key = if i == 0 { "kernel_sha256".to_string() } else { format!("kernel_sha256.{file}") };
+            details.insert(key, sha.clone());
+        }
+        if let Some((file, _)) = self.sources.first() {
+            details.insert("kernel_file".into(), format!("{file}.cl"));
+        }
+        details.insert("defines".into(), self.defines.join("; "));
+        let launches: Vec<String> = self.steps.iter().map(Launch::describe).collect();
+        details.insert("launches".into(), launches.join("; "));
+        ExecInfo { isa: None, threads: None, details }
+    }
+
+    fn upload(&mut self, input: &Input) -> Result<Transfer, Error> {
+        let given = input.problem()?;
+        if given != self.problem {
+            return Err(Error::input(format!(
+                "input is {given}, but {} `{}` was planned for {}",
+                self.id.workload, self.id.variant, self.problem
+            )));
+        }
+        // A failed upload leaves buffers half written: no run until one succeeds.
+        self.uploaded = false;
+        let mut transfer = Transfer { ms: Some(0.0), bytes: 0 };
+        for (role, buffer) in &mut self.inputs {
+            let Some(bytes) = input_bytes(*role, input) else {
+                return Err(Error::input(format!(
+                    "{} `{}` cannot take this input (it has no {})",
+                    self.id.workload,
+                    self.id.variant,
+                    role_name(*role)
+                )));
+            };
+            // The buffer was sized from the problem; another length means the input's buffers do
+            // not fit its own shape (its fields are public, so nothing else checked that).
+            if bytes.len() != buffer.bytes() {
+                return Err(Error::input(format!(
+                    "the {} holds {} bytes, the planned problem needs {}",
+                    role_name(*role),
+                    bytes.len(),
+                    buffer.bytes()
+                )));
+            }
+            let event = buffer.write(&self.queue, bytes)?;
+            transfer.ms = Some(transfer.ms.unwrap_or(0.0) + event_ms(&event)?);
+            transfer.bytes += bytes.len() as u64;
+        }
+        // Poison, so elements a kernel forgets to write fail verification instead of passing
+        // with a previous run's values.
+        let output = &mut self.output.buffer;
+        match self.output.kind {
+            OutKind::F32 => output.fill(&self.queue, f32::NAN)?,
+            OutKind::U8 => output.fill(&self.queue, 0xA5u8)?,
+            OutKind::Complex => output.fill(&self.queue, Complex32::new(f32::NAN, f32::NAN))?,
+        };
+        self.execute(&self.prepare)?;
+        self.queue.finish().map_err(|e| cl_failure(e, "finishing an upload"))?;
+        self.uploaded = true;
+        Ok(transfer)
+    }
+
+    fn run(&mut self) -> Result<RunTime, Error> {
+        if !self.uploaded {
+            return Err(self.not_uploaded("run"));
+        }
+        Ok(RunTime { device_ms: self.execute(&self.steps)? })
+    }
+
+    fn download(&mut self) -> Result<(Output, Transfer), Error> {
+        if !self.uploaded {
+            return Err(self.not_uploaded("download"));
+        }
+        let OutputBuffer { kind, len, buffer } = &self.output;
+        let (output, event) = match kind {
+            OutKind::F32 => read_as(&self.queue, buffer, *len, Output::F32)?,
+            OutKind::U8 => read_as(&self.queue, buffer, *len, Output::U8)?,
+            OutKind::Complex => read_as(&self.queue, buffer, *len, Output::Complex)?,
+        };
+        Ok((output, Transfer { ms: Some(event_ms(&event)?), bytes: buffer.bytes() as u64 }))
+    }
+
+    /// Overwrites twice the device's last-level cache, so the next sample starts with none of
+    /// its data cached.
+    fn evict_device_caches(&mut self) -> Result<(), Error> {
+        if self.eviction.is_none() {
+            let bytes =
+                eviction_bytes(self.device.is_gpu, self.device.limits.cache_bytes, self.device.limits.max_alloc);
+            self.eviction = Some(DeviceBuffer::new(&self.device, bytes, "cache eviction").map_err(|e| {
+                Error::device(format!("cannot evict the device caches ({} needed): {e}", mib(bytes as u64)))
+            })?);
+        }
+        if let Some(buffer) = self.eviction.as_mut() {
+            buffer.fill(&self.queue, 0x5A5A_5A5Au32)?;
+        }
+        self.queue.finish().map_err(|e| cl_failure(e, "evicting the device caches"))
+    }
+}
+
+/// Bytes to overwrite to evict a cache: twice `CL_DEVICE_GLOBAL_MEM_CACHE_SIZE`, but at least
+/// 256 MiB on GPUs, whose drivers may report a first-level figure (NVIDIA says 4 MiB on an H200
+/// with 50 MB of L2); 64 MiB where nothing is reported; never more than one allocation holds.
+fn eviction_bytes(is_gpu: bool, reported_cache: u64, max_alloc: u64) -> usize {
+    let floor: u64 = if is_gpu { 256 << 20 } else { 0 };
+    let wanted = if reported_cache == 0 { 64 << 20 } else { 2 * reported_cache };
+    wanted.max(floor).min(max_alloc) as usize
+}
+
+fn read_as<T: Plain + Default>(
+    queue: &CommandQueue,
+    buffer: &DeviceBuffer,
+    len: usize,
+    wrap: fn(Vec<T>) -> Output,
+) -> Result<(Output, Event), Error> {
+    let mut values = vec![T::default(); len];
+    let event = buffer.read(queue, &mut values)?;
+    Ok((wrap(values), event))
+}
+
+/// The bytes of the part of `input` that `role` names, if `input` has it.
+fn input_bytes(role: Role, input: &Input) -> Option<&[u8]> {
+    Some(match (role, input) {
+        (Role::Signal, Input::Conv1d { signal, .. }) => bytes_of(signal),
+        (Role::Filter, Input::Conv1d { filter, .. }) => bytes_of(filter),
+        (Role::Pixels, Input::BoxFilter { image, .. } | Input::Conv2d { image, .. }) => match &image.pixels {
+            Pixels::U8(p) => bytes_of(p),
+            Pixels::F32(p) => bytes_of(p),
+        },
+        (Role::Taps, Input::Conv2d { kernel, .. }) => bytes_of(kernel),
+        (Role::Samples, Input::Fft { data, .. }) => bytes_of(data),
+        _ => return None,
+    })
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Signal => "signal",
+        Role::Filter => "filter",
+        Role::Pixels => "image",
+        Role::Taps => "kernel taps",
+        Role::Samples => "samples",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eviction_bytes;
+
+    #[test]
+    fn eviction_covers_twice_the_cache_with_a_floor_on_gpus() {
+        assert_eq!(eviction_bytes(false, 32 << 20, u64::MAX), 64 << 20);
+        assert_eq!(eviction_bytes(false, 0, u64::MAX), 64 << 20);
+        assert_eq!(eviction_bytes(true, 4 << 20, u64::MAX), 256 << 20);
+        assert_eq!(eviction_bytes(true, 512 << 20, u64::MAX), 1 << 30);
+        assert_eq!(eviction_bytes(true, 512 << 20, 100), 100);
+    }
+}

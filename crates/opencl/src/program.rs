@@ -1,0 +1,99 @@
+//! Kernel programs: the source from `dspbench-kernels` (embedded, or `DSPBENCH_KERNELS`), built
+//! by the driver's `clBuildProgram` with the `-D` tunables, once per (source, defines, device).
+
+use crate::cl_error::cl_failure;
+use crate::device::Device;
+use dspbench_core::Error;
+use dspbench_kernels::{source, Cache, CacheKey, Defines, Dialect, KernelSource};
+use opencl3::error_codes::CL_BUILD_PROGRAM_FAILURE;
+use opencl3::kernel::Kernel;
+use opencl3::program::Program as ClProgram;
+use std::sync::{Arc, OnceLock};
+
+/// The language version every kernel is written in: the newest both NVIDIA and PoCL accept,
+/// and the one whose semantics the sources assume (no generic address space, no 2.0 atomics).
+const STD: &str = "-cl-std=CL1.2";
+
+/// A built program and what the records need to say about it.
+pub(crate) struct Program {
+    program: ClProgram,
+    /// File stem, e.g. `conv1d_naive`.
+    pub file: String,
+    pub sha256: String,
+    pub defines: Defines,
+}
+
+impl Program {
+    /// A new kernel object for entry point `entry`. Each launch gets its own: arguments are
+    /// set once at plan time, and kernel objects must not be shared between threads.
+    pub(crate) fn kernel(&self, entry: &str) -> Result<Kernel, Error> {
+        Kernel::create(&self.program, entry)
+            .map_err(|e| cl_failure(e, &format!("creating kernel `{entry}` from `{}.cl`", self.file)))
+    }
+}
+
+/// The program built from `kernels/opencl/<file>.cl` with `defines`, from the cache if this
+/// exact source, macros and device were built before in this process.
+pub(crate) fn build(device: &Device, file: &str, defines: &Defines) -> Result<Arc<Program>, Error> {
+    static CACHE: OnceLock<Cache<Program>> = OnceLock::new();
+    let source = source(Dialect::OpenCl, file)?;
+    let key = CacheKey::new(&source, defines, device.cache_key());
+    CACHE.get_or_init(Cache::default).get_or_compile(key, || compile(device, &source, defines))
+}
+
+/// Builds `source` for `device`; a failed build is `Error::Compile` with the driver's log.
+fn compile(device: &Device, source: &KernelSource, defines: &Defines) -> Result<Program, Error> {
+    let file = &source.name;
+    let mut program = ClProgram::create_from_source(device.context()?, &source.text)
+        .map_err(|e| cl_failure(e, &format!("creating program `{file}.cl`")))?;
+    if let Err(e) = program.build(&[device.id], &options(defines)) {
+        let log = program.get_build_log(device.id).unwrap_or_else(|l| format!("(no build log: {l})"));
+        return Err(if e.0 == CL_BUILD_PROGRAM_FAILURE {
+            Error::Compile { kernel: file.to_string(), log: format!("{}\n{}", options(defines), log.trim()) }
+        } else {
+            cl_failure(e, &format!("building `{file}.cl` with `{}`: {}", options(defines), log.trim()))
+        });
+    }
+    Ok(Program { program, file: file.to_string(), sha256: source.sha256.clone(), defines: defines.clone() })
+}
+
+/// The `clBuildProgram` options: the language version, then the tunables.
+fn options(defines: &Defines) -> String {
+    let mut options = vec![STD.to_string()];
+    options.extend(defines.options());
+    options.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dspbench_kernels::Origin;
+
+    #[test]
+    fn a_failed_build_is_a_compile_error_with_the_drivers_log() {
+        let Ok(devices) = crate::probe::devices() else { return };
+        let text = "__kernel void broken(__global float* y) { y[0] = undeclared_name; }".to_string();
+        let source = KernelSource {
+            dialect: Dialect::OpenCl,
+            name: "broken".into(),
+            sha256: "0".repeat(64),
+            text,
+            origin: Origin::Embedded,
+        };
+        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64)) {
+            Err(Error::Compile { kernel, log }) => {
+                assert_eq!(kernel, "broken");
+                assert!(log.contains("undeclared_name"), "{log}");
+                assert!(log.contains("-DTILE_W=64"), "{log}");
+            }
+            Err(other) => panic!("expected a compile error, got {other}"),
+            Ok(_) => panic!("a broken kernel built"),
+        }
+    }
+
+    #[test]
+    fn options_put_the_standard_first_then_sorted_macros() {
+        let defines = Defines::new().set("RADIUS", 2).flag("DTYPE_U8");
+        assert_eq!(options(&defines), "-cl-std=CL1.2 -DDTYPE_U8 -DRADIUS=2");
+    }
+}

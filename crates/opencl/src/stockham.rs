@@ -1,0 +1,204 @@
+//! Batched transforms on `fft_stockham.cl`, shared by fft `stockham` and conv1d `fft`: one
+//! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
+//! the four-step split into two launches beyond, up to 4096^2 points.
+
+use crate::launch::{int, Arg, Launch};
+use crate::planned::Planned;
+use crate::program::build;
+use dspbench_core::Error;
+use dspbench_kernels::Defines;
+
+/// Most points one work-group transforms, and the most work-items it may have.
+const GROUP_POINTS: usize = 4096;
+const MAX_THREADS: usize = 1024;
+/// Points each work-item holds (fewer only in transforms shorter than this).
+const POINTS_PER_THREAD: usize = 16;
+
+/// Largest transform: two launches of the largest in-group size.
+pub(crate) const MAX_SIZE: usize = GROUP_POINTS * GROUP_POINTS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Forward,
+    /// Unnormalised inverse (the kernel built with -DINVERSE).
+    Inverse,
+}
+
+/// How one launch walks memory: the kernel's arguments after `in` and `out`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    log2_size: u32,
+    columns_per_batch: usize,
+    in_stride: usize,
+    in_dist: usize,
+    out_stride: usize,
+    out_dist: usize,
+    batch_dist: usize,
+    twiddle_n: usize,
+    total_columns: usize,
+}
+
+/// The launches of `batch` transforms of `size` points (a power of two up to [`MAX_SIZE`]), from
+/// buffer `input` to `output` (which may be the same buffer). Sizes over 4096 points use a
+/// scratch buffer of `batch * size` points for the four-step intermediate.
+pub(crate) fn transform(
+    plan: &mut Planned,
+    size: usize,
+    batch: usize,
+    input: Arg,
+    output: Arg,
+    direction: Direction,
+) -> Result<Vec<Launch>, Error> {
+    let layouts = layouts(size, batch)?;
+    let mut launches = Vec::with_capacity(layouts.len());
+    let intermediate =
+        if layouts.len() > 1 { Some(plan.scratch(8 * size * batch, "four-step intermediate")?) } else { None };
+    for (index, layout) in layouts.iter().enumerate() {
+        let src = if index == 0 { input } else { intermediate.unwrap_or(input) };
+        let dst = if index + 1 == layouts.len() { output } else { intermediate.unwrap_or(output) };
+        launches.push(launch(plan, layout, src, dst, direction)?);
+    }
+    Ok(launches)
+}
+
+fn launch(plan: &mut Planned, layout: &Layout, src: Arg, dst: Arg, direction: Direction) -> Result<Launch, Error> {
+    let device = plan.device().clone();
+    let max_threads = MAX_THREADS.min(device.limits.max_work_group);
+    let columns = columns_per_group(layout, device.limits.compute_units, max_threads);
+    let mut defines = Defines::new().set("LOG2_SIZE", layout.log2_size).set("COLUMNS", columns);
+    if direction == Direction::Inverse {
+        defines = defines.flag("INVERSE");
+    }
+    let program = build(&device, "fft_stockham", &defines)?;
+    plan.uses(&program);
+    let threads = threads(layout.log2_size, columns);
+    let groups = layout.total_columns.div_ceil(columns);
+    let args = [
+        src,
+        dst,
+        int(layout.columns_per_batch)?,
+        int(layout.in_stride)?,
+        int(layout.in_dist)?,
+        int(layout.out_stride)?,
+        int(layout.out_dist)?,
+        int(layout.batch_dist)?,
+        int(layout.twiddle_n)?,
+        int(layout.total_columns)?,
+    ];
+    Launch::new(&device, &program, "fft_stockham", &args, [groups * threads, 1], [threads, 1])
+}
+
+/// Transforms per work-group: as many as fit (4096 points, `max_threads` work-items) when the
+/// launch is strided, so consecutive columns make whole memory segments; for contiguous ones,
+/// fewer when the batch is small, so that every compute unit gets at least two groups (the
+/// CUDA twin's rule, with compute units for SMs).
+fn columns_per_group(layout: &Layout, compute_units: usize, max_threads: usize) -> usize {
+    let len = 1usize << layout.log2_size;
+    let per_thread = len.min(POINTS_PER_THREAD);
+    let most = (GROUP_POINTS / len).min(max_threads * per_thread / len).max(1);
+    if layout.in_stride != 1 || layout.out_stride != 1 {
+        return most;
+    }
+    let spread = layout.total_columns / (2 * compute_units).max(1);
+    let power = if spread == 0 { 1 } else { 1 << spread.ilog2() };
+    power.clamp(1, most)
+}
+
+/// Work-items of a group of `columns` transforms of 2^log2_size points.
+fn threads(log2_size: u32, columns: usize) -> usize {
+    let len = 1usize << log2_size;
+    columns * len / len.min(POINTS_PER_THREAD)
+}
+
+/// One launch up to 4096 points; beyond, N = N1 N2 with N1 = 2^floor(log2 N / 2) (both powers
+/// of two up to 4096): N2 strided N1-point transforms into the intermediate, then N1 contiguous
+/// N2-point transforms with the twiddles, written transposed into the output.
+fn layouts(size: usize, batch: usize) -> Result<Vec<Layout>, Error> {
+    if !size.is_power_of_two() || size > MAX_SIZE {
+        return Err(Error::unsupported(format!(
+            "`fft_stockham` transforms powers of two up to {MAX_SIZE} points, got {size}"
+        )));
+    }
+    let log2 = size.trailing_zeros();
+    if size <= GROUP_POINTS {
+        return Ok(vec![Layout {
+            log2_size: log2,
+            columns_per_batch: 1,
+            in_stride: 1,
+            in_dist: size,
+            out_stride: 1,
+            out_dist: size,
+            batch_dist: size,
+            twiddle_n: 0,
+            total_columns: batch,
+        }]);
+    }
+    let log2_n1 = log2 / 2;
+    let (n1, n2) = (1usize << log2_n1, size >> log2_n1);
+    Ok(vec![
+        // For each n2: x[n2 + N2 n1] over n1 -> A[n2 + N2 k1].
+        Layout {
+            log2_size: log2_n1,
+            columns_per_batch: n2,
+            in_stride: n2,
+            in_dist: 1,
+            out_stride: n2,
+            out_dist: 1,
+            batch_dist: size,
+            twiddle_n: 0,
+            total_columns: batch * n2,
+        },
+        // For each k1: A[N2 k1 + n2] W_N^{n2 k1} over n2 -> X[k1 + N1 k2].
+        Layout {
+            log2_size: log2 - log2_n1,
+            columns_per_batch: n1,
+            in_stride: 1,
+            in_dist: n2,
+            out_stride: n1,
+            out_dist: 1,
+            batch_dist: size,
+            twiddle_n: size,
+            total_columns: batch * n1,
+        },
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_launch_up_to_4096_points_then_a_balanced_four_step() {
+        assert_eq!(layouts(4096, 3).unwrap().len(), 1);
+        assert_eq!(layouts(1, 5).unwrap()[0].total_columns, 5);
+        let split = layouts(1 << 17, 2).unwrap();
+        assert_eq!(split.len(), 2);
+        assert_eq!((split[0].log2_size, split[1].log2_size), (8, 9));
+        assert_eq!((split[0].total_columns, split[1].total_columns), (2 * 512, 2 * 256));
+        assert_eq!(split[1].twiddle_n, 1 << 17);
+        assert!(layouts(1000, 1).is_err());
+        assert!(layouts(MAX_SIZE * 2, 1).is_err());
+    }
+
+    #[test]
+    fn groups_hold_at_most_4096_points_and_small_batches_spread_over_the_device() {
+        let units = 132;
+        for log2 in 0..=12 {
+            for batch in [1, 3, 64, 16384] {
+                let layout = layouts(1 << log2, batch).unwrap()[0];
+                let columns = columns_per_group(&layout, units, MAX_THREADS);
+                assert!(columns.is_power_of_two() && columns << log2 <= GROUP_POINTS, "{log2} {batch}");
+                assert!(threads(log2, columns) <= MAX_THREADS, "{log2} {batch}");
+            }
+        }
+        assert_eq!(columns_per_group(&layouts(1024, 64).unwrap()[0], units, MAX_THREADS), 1);
+        assert_eq!(columns_per_group(&layouts(1024, 16384).unwrap()[0], units, MAX_THREADS), 4);
+        assert_eq!((threads(10, 4), threads(2, 8)), (256, 8));
+        // Strided launches of a four-step transform keep whole groups of columns.
+        let four_step = layouts(1 << 20, 1).unwrap();
+        assert_eq!(columns_per_group(&four_step[0], units, MAX_THREADS), 4);
+        assert_eq!(columns_per_group(&four_step[1], units, MAX_THREADS), 4);
+        // A device with small work-groups gets fewer columns of tiny transforms.
+        assert_eq!(columns_per_group(&layouts(1, 4096).unwrap()[0], 1, 256), 256);
+    }
+}

@@ -1,0 +1,8 @@
+//! The report's sections, in the order they appear.
+
+pub(crate) mod appendix;
+pub(crate) mod experiment_charts;
+pub(crate) mod experiments;
+pub(crate) mod machines;
+pub(crate) mod overview;
+pub(crate) mod roofline;

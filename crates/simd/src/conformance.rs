@@ -1,0 +1,225 @@
+//! Every variant against the f64 reference on the shared edge-size matrix, at every level this
+//! CPU has and on one and two threads, plus the backend's own contract (tunables, uploads, the
+//! level and threads it reports).
+
+use crate::isa::Isa;
+use crate::SimdBackend;
+use dspbench_conformance::SEED;
+use dspbench_core::{
+    generate_input, Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem,
+    Workload,
+};
+
+fn plan_with(variant: &str, problem: Problem, tunables: &Params) -> Result<Box<dyn Algorithm>, Error> {
+    SimdBackend.plan(&PlanRequest { problem, variant, tunables, device: 0 })
+}
+
+fn plan(variant: &str, problem: Problem) -> Result<Box<dyn Algorithm>, Error> {
+    plan_with(variant, problem, &Params::new())
+}
+
+/// The levels a variant runs at: every one the CPU has, but for rustfft's, which has no AVX-512.
+fn levels(workload: Workload, variant: &str) -> Vec<&'static str> {
+    let vendor = workload == Workload::Fft && variant == "vendor";
+    Isa::available().iter().map(|isa| isa.name()).filter(|&name| !(vendor && name == "avx512")).collect()
+}
+
+/// The shared conformance matrix (crates/conformance), the one `dspbench selftest` runs, at
+/// every level and on one and two threads.
+fn suite(workload: Workload, variant: &str) {
+    for isa in levels(workload, variant) {
+        for threads in [1usize, 2] {
+            let tunables = Params::new().with("isa", isa).with("threads", threads);
+            dspbench_conformance::assert_conforms_with(&SimdBackend, workload, Some(variant), &tunables);
+        }
+    }
+}
+
+/// One case of the shared matrix's check, with tunables: plan, run twice, verify.
+fn check(variant: &str, problem: Problem, tunables: &Params) {
+    let info = SimdBackend.variant(problem.workload(), variant).expect("variant exists");
+    let outcome = dspbench_conformance::check_case_with(&SimdBackend, 0, &info, &problem, tunables);
+    assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} [{tunables}]");
+}
+
+/// One test per variant, so `cargo test -p dspbench-simd box` picks them out and they run in
+/// parallel; `every_variant_has_a_conformance_test` makes sure a new variant cannot be listed
+/// without a line here.
+macro_rules! conformance_tests {
+    ($($test:ident: $workload:ident $variant:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                suite(Workload::$workload, $variant);
+            }
+        )*
+        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
+    };
+}
+
+conformance_tests! {
+    conv1d_direct: Conv1d "direct";
+    conv1d_fft: Conv1d "fft";
+    box_filter_direct: BoxFilter "direct";
+    box_filter_recursive: BoxFilter "recursive";
+    conv2d_direct: Conv2d "direct";
+    fft_stockham: Fft "stockham";
+    fft_vendor: Fft "vendor";
+}
+
+#[test]
+fn every_variant_has_a_conformance_test() {
+    let listed: Vec<_> = SimdBackend.variants().iter().map(|v| (v.workload, v.name)).collect();
+    assert_eq!(listed, TESTED);
+}
+
+#[test]
+fn every_variant_reads_isa_and_threads() {
+    for variant in SimdBackend.variants() {
+        assert_eq!(variant.tunables, ["isa", "threads"], "{} `{}`", variant.workload, variant.name);
+    }
+}
+
+/// A small problem of `workload`, and another of the same workload that differs in one size.
+fn small_problems(workload: Workload) -> (Problem, Problem) {
+    match workload {
+        Workload::Conv1d => (Problem::Conv1d { n: 16, m: 3 }, Problem::Conv1d { n: 17, m: 3 }),
+        Workload::BoxFilter => (
+            Problem::BoxFilter { width: 8, height: 4, window: 3, dtype: DType::U8 },
+            Problem::BoxFilter { width: 8, height: 4, window: 5, dtype: DType::U8 },
+        ),
+        Workload::Conv2d => (
+            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::F32 },
+            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
+        ),
+        Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
+    }
+}
+
+#[test]
+fn unknown_tunable_is_an_input_error_naming_it() {
+    let tunables = Params::new().with("tile_w", 64usize);
+    for variant in SimdBackend.variants() {
+        let (problem, _) = small_problems(variant.workload);
+        match plan_with(variant.name, problem, &tunables) {
+            Err(Error::Input(msg)) => assert!(msg.contains("`tile_w`"), "{msg}"),
+            other => panic!("{} `{}`: expected an Input error, got {:?}", variant.workload, variant.name, other.err()),
+        }
+    }
+}
+
+#[test]
+fn bad_isa_and_threads_are_input_errors_and_a_missing_level_is_unsupported() {
+    let foreign = if cfg!(target_arch = "aarch64") { "avx2" } else { "neon" };
+    for variant in SimdBackend.variants() {
+        let (problem, _) = small_problems(variant.workload);
+        for bad in [Params::new().with("isa", "mmx"), Params::new().with("threads", 0i64)] {
+            assert!(matches!(plan_with(variant.name, problem, &bad), Err(Error::Input(_))), "{} [{bad}]", variant.name);
+        }
+        let missing = Params::new().with("isa", foreign);
+        assert!(matches!(plan_with(variant.name, problem, &missing), Err(Error::Unsupported(_))), "{}", variant.name);
+    }
+}
+
+#[test]
+fn upload_refuses_an_input_of_another_problem() {
+    for variant in SimdBackend.variants() {
+        let (planned, other) = small_problems(variant.workload);
+        let mut algorithm = plan(variant.name, planned).expect("plan");
+        match algorithm.upload(&generate_input(&other, SEED)) {
+            Err(Error::Input(msg)) => assert!(msg.contains("planned for"), "{msg}"),
+            result => panic!("{} `{}`: expected an Input error, got {result:?}", variant.workload, variant.name),
+        }
+        let wrong_workload = generate_input(&Problem::Conv1d { n: 4, m: 2 }, SEED);
+        if variant.workload != Workload::Conv1d {
+            assert!(matches!(algorithm.upload(&wrong_workload), Err(Error::Input(_))));
+        }
+    }
+}
+
+#[test]
+fn upload_refuses_buffers_that_do_not_fit_their_shape() {
+    // Image fields are public, so an image can claim 4x4 and hold 15 pixels.
+    let image = Image { width: 4, height: 4, pixels: Pixels::U8(vec![0; 15]) };
+    let input = Input::BoxFilter { image, window: 3 };
+    let problem = Problem::BoxFilter { width: 4, height: 4, window: 3, dtype: DType::U8 };
+    for variant in SimdBackend.variants().iter().filter(|v| v.workload == Workload::BoxFilter) {
+        let mut algorithm = plan(variant.name, problem).expect("plan");
+        assert!(matches!(algorithm.upload(&input), Err(Error::Input(_))), "box-filter `{}`", variant.name);
+    }
+}
+
+#[test]
+fn run_and_download_before_upload_are_errors() {
+    for variant in SimdBackend.variants() {
+        let mut algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
+        assert!(algorithm.run().is_err());
+        assert!(algorithm.download().is_err());
+    }
+}
+
+#[test]
+fn reports_the_level_and_the_threads_it_uses() {
+    let Availability::Ready { devices } = SimdBackend.availability() else { panic!("simd is always ready") };
+    assert_eq!(devices.len(), 1);
+    let best = Isa::best().name();
+    assert_eq!(devices[0].details.get("isa").map(String::as_str), Some(best));
+    for variant in SimdBackend.variants() {
+        let (problem, _) = small_problems(variant.workload);
+        let one = Params::new().with("isa", "scalar").with("threads", 1usize);
+        let info = plan_with(variant.name, problem, &one).expect("plan").exec_info();
+        assert_eq!((info.isa.as_deref(), info.threads), (Some("scalar"), Some(1)), "{}", variant.name);
+        let algorithm = plan(variant.name, problem).expect("plan");
+        let id = algorithm.id();
+        assert_eq!((id.workload, id.variant.as_str(), id.backend.as_str()), (variant.workload, variant.name, "simd"));
+        assert_eq!(id.device, devices[0].name);
+    }
+    // A batch of 8 on 3 threads keeps all 3 busy; a batch of 1 of 16 points keeps one.
+    let three = Params::new().with("threads", 3usize);
+    let batch = plan_with("stockham", Problem::Fft { size: 1024, batch: 8 }, &three).expect("plan");
+    assert_eq!(batch.exec_info().threads, Some(3));
+    let single = plan_with("stockham", Problem::Fft { size: 16, batch: 1 }, &three).expect("plan");
+    assert_eq!(single.exec_info().threads, Some(1));
+}
+
+#[test]
+fn fft_runs_small_sizes_on_one_lane_and_vendor_has_no_avx512() {
+    let avx512 = Params::new().with("isa", "avx512");
+    if Isa::available().iter().any(|isa| isa.name() == "avx512") {
+        let tiny = plan_with("stockham", Problem::Fft { size: 8, batch: 1 }, &avx512).expect("plan");
+        assert_eq!(tiny.exec_info().isa.as_deref(), Some("scalar"));
+        let large = plan_with("stockham", Problem::Fft { size: 1024, batch: 1 }, &avx512).expect("plan");
+        assert_eq!(large.exec_info().isa.as_deref(), Some("avx512"));
+        let vendor = plan_with("vendor", Problem::Fft { size: 1024, batch: 1 }, &avx512);
+        assert!(matches!(vendor, Err(Error::Unsupported(msg)) if msg.contains("AVX-512")));
+        let default = plan("vendor", Problem::Fft { size: 1024, batch: 1 }).expect("plan");
+        assert_eq!(default.exec_info().isa.as_deref(), Some("avx2"));
+    }
+}
+
+#[test]
+fn plan_validates_a_problem_built_by_hand() {
+    let even_window = Problem::BoxFilter { width: 8, height: 8, window: 4, dtype: DType::F32 };
+    for variant in SimdBackend.variants().iter().filter(|v| v.workload == Workload::BoxFilter) {
+        assert!(matches!(plan(variant.name, even_window), Err(Error::Input(msg)) if msg.contains("`window`")));
+    }
+}
+
+#[test]
+fn refuses_a_device_it_does_not_have() {
+    let request = PlanRequest {
+        problem: Problem::Fft { size: 4, batch: 1 },
+        variant: "vendor",
+        tunables: &Params::new(),
+        device: 1,
+    };
+    assert!(matches!(SimdBackend.plan(&request), Err(Error::Input(_))));
+}
+
+#[test]
+fn large_transforms_share_their_passes_and_agree_with_one_thread() {
+    let problem = Problem::Fft { size: 1 << 16, batch: 1 };
+    for threads in [1usize, 2, 3] {
+        check("stockham", problem, &Params::new().with("threads", threads));
+    }
+}

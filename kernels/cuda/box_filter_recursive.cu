@@ -1,0 +1,100 @@
+// box-filter `recursive`: paper 001's running-sum algorithm, as the paper ran it on the GPU.
+//
+// Two passes, O(1) per pixel whatever the window m (r = m/2, coordinates clamped):
+//   columns: colsum[y][x] = sum_{dy=-r..r} in[y+dy][x], slid down each column:
+//            S'[y] = S'[y-1] - in[y-r-1] + in[y+r]
+//   rows:    out[y][x] = mean of colsum[y][x-r..x+r], slid along each row the same way.
+// One thread walks one whole column, then one whole row. Column walks are coalesced
+// (neighbouring threads read neighbouring pixels); row walks are not (neighbouring threads
+// are a row apart): the paper's "GPU, recursive" line (23-27 ms for m = 5..15), which its
+// "optimised memory access" version (box_filter_recursive_coalesced.cu) halves.
+// The window sum at the start of a walk is formed in closed form (edge pixel times the
+// number of clamped positions), so a window far larger than the image costs nothing extra.
+//
+// Entries: box_filter_columns(in, width, height, window, colsum)   one thread per column
+//          box_filter_rows(colsum, width, height, window, out)     one thread per row
+// Launch:  threads = tunable `threads` (default 32, the paper's 32 x 32 for 1024 columns);
+//          blocks = ceil(width / threads), then ceil(height / threads).
+// Defines: DTYPE_U8 or DTYPE_F32; acc_t (colsum) is unsigned int for u8 (exact), float for f32.
+
+#if defined(DTYPE_U8) == defined(DTYPE_F32)
+#error "define exactly one of DTYPE_U8, DTYPE_F32"
+#endif
+#ifdef DTYPE_U8
+typedef unsigned char pixel_t;
+typedef unsigned int acc_t;
+#else
+typedef float pixel_t;
+typedef float acc_t;
+#endif
+
+__device__ __forceinline__ int clamp_index(long long v, int n)
+{
+    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
+}
+
+__device__ __forceinline__ pixel_t box_mean(acc_t sum, int window)
+{
+#ifdef DTYPE_U8
+    const unsigned int area = (unsigned int)window * (unsigned int)window;
+    return (pixel_t)((sum + area / 2) / area);
+#else
+    return sum / ((float)window * (float)window);
+#endif
+}
+
+// Sum of v[clamp(centre + d)] for d = -r..r over n values `stride` apart: positions past an
+// edge all read the edge value, so they are counted instead of visited.
+template <typename T>
+__device__ acc_t window_sum(const T* v, long long stride, int n, int centre, int r)
+{
+    long long lo = (long long)centre - r;
+    long long hi = (long long)centre + r;
+    acc_t sum = 0;
+    if (lo < 0) {
+        sum += (acc_t)(-lo) * (acc_t)v[0];
+        lo = 0;
+    }
+    if (hi > n - 1) {
+        sum += (acc_t)(hi - (n - 1)) * (acc_t)v[(long long)(n - 1) * stride];
+        hi = n - 1;
+    }
+    for (long long i = lo; i <= hi; ++i) {
+        sum += (acc_t)v[i * stride];
+    }
+    return sum;
+}
+
+extern "C" __global__ void box_filter_columns(const pixel_t* in, int width, int height, int window, acc_t* colsum)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= width) {
+        return;
+    }
+    const int r = window / 2;
+    const pixel_t* column = in + x;
+    acc_t sum = window_sum(column, width, height, 0, r);
+    for (int y = 0; y < height; ++y) {
+        colsum[(long long)y * width + x] = sum;
+        // Unsigned wrap-around cancels exactly for u8: the true sum is never negative.
+        sum += (acc_t)column[(long long)clamp_index((long long)y + r + 1, height) * width];
+        sum -= (acc_t)column[(long long)clamp_index((long long)y - r, height) * width];
+    }
+}
+
+extern "C" __global__ void box_filter_rows(const acc_t* colsum, int width, int height, int window, pixel_t* out)
+{
+    const int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= height) {
+        return;
+    }
+    const int r = window / 2;
+    const acc_t* row = colsum + (long long)y * width;
+    pixel_t* dst = out + (long long)y * width;
+    acc_t sum = window_sum(row, 1, width, 0, r);
+    for (int x = 0; x < width; ++x) {
+        dst[x] = box_mean(sum, window);
+        sum += row[clamp_index((long long)x + r + 1, width)];
+        sum -= row[clamp_index((long long)x - r, width)];
+    }
+}
