@@ -5,9 +5,15 @@
 //! A variant declares the problems it accepts ([`dspbench_core::Domain`]); inside that domain
 //! it must produce verified output, outside it must refuse with `Error::Unsupported`.
 
+mod contract;
 mod matrix;
 
+pub use contract::{assert_life_cycle, assert_refuses_unknown_tunables, device_ready, small_problems};
 pub use matrix::edge_problems;
+
+// For `conformance_tests!`, so crates using it need no import of their own.
+#[doc(hidden)]
+pub use dspbench_core::{Backend as __Backend, Workload as __Workload};
 
 use dspbench_core::{generate_input, Backend, Error, Params, PlanRequest, Problem, VariantInfo};
 

@@ -5,22 +5,11 @@
 //! (CI sets it, with PoCL installed): then a missing device fails them.
 
 use crate::OpenClBackend;
-use dspbench_core::{Availability, Backend, Workload};
+use dspbench_core::Workload;
 
 /// True when a device is there to test on; otherwise says why, and fails if OpenCL is required.
 pub(crate) fn device_ready() -> bool {
-    match OpenClBackend.availability() {
-        Availability::Ready { .. } => true,
-        Availability::Unavailable { reason } => {
-            let required = std::env::var("DSPBENCH_REQUIRE").unwrap_or_default();
-            assert!(
-                !required.split(',').any(|name| name.trim() == "opencl"),
-                "DSPBENCH_REQUIRE names opencl, which is unavailable: {reason}"
-            );
-            println!("opencl unavailable, not tested: {reason}");
-            false
-        }
-    }
+    dspbench_conformance::device_ready(&OpenClBackend)
 }
 
 fn suite(workload: Workload, variant: &str) {
@@ -29,21 +18,9 @@ fn suite(workload: Workload, variant: &str) {
     }
 }
 
-/// One test per variant, so `cargo test -p dspbench-opencl conv2d` picks a family out and they
-/// run in parallel (sharing one context and compile cache per device).
-macro_rules! conformance_tests {
-    ($($test:ident: $workload:ident $variant:literal;)*) => {
-        $(
-            #[test]
-            fn $test() {
-                suite(Workload::$workload, $variant);
-            }
-        )*
-        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
-    };
-}
-
-conformance_tests! {
+dspbench_conformance::conformance_tests! {
+    suite: suite;
+    backend: OpenClBackend;
     conv1d_naive: Conv1d "naive";
     conv1d_const_filter: Conv1d "const-filter";
     conv1d_grid_stride: Conv1d "grid-stride";
@@ -58,10 +35,4 @@ conformance_tests! {
     fft_flow_graph: Fft "flow-graph";
     fft_flow_graph_shared: Fft "flow-graph-shared";
     fft_stockham: Fft "stockham";
-}
-
-#[test]
-fn every_variant_has_a_conformance_test() {
-    let listed: Vec<_> = OpenClBackend.variants().iter().map(|v| (v.workload, v.name)).collect();
-    assert_eq!(listed, TESTED);
 }

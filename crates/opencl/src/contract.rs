@@ -18,22 +18,6 @@ fn plan(variant: &str, problem: Problem) -> Result<Box<dyn Algorithm>, Error> {
     plan_with(variant, problem, &Params::new())
 }
 
-/// A small problem of `workload`, and another of the same workload that differs in one size.
-fn small_problems(workload: Workload) -> (Problem, Problem) {
-    match workload {
-        Workload::Conv1d => (Problem::Conv1d { n: 16, m: 3 }, Problem::Conv1d { n: 17, m: 3 }),
-        Workload::BoxFilter => (
-            Problem::BoxFilter { width: 8, height: 4, window: 3, dtype: DType::U8 },
-            Problem::BoxFilter { width: 8, height: 4, window: 5, dtype: DType::U8 },
-        ),
-        Workload::Conv2d => (
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::F32 },
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
-        ),
-        Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
-    }
-}
-
 /// Checks `variant` with `tunables` on every edge problem of its workload that `keep` selects.
 fn conforms_with(workload: Workload, variant: &str, tunables: &Params, keep: impl Fn(&Problem) -> bool) {
     let info = OpenClBackend.variant(workload, variant).expect("variant exists");
@@ -44,18 +28,6 @@ fn conforms_with(workload: Workload, variant: &str, tunables: &Params, keep: imp
             "{workload} {variant} [{tunables}] {problem}: {:?}",
             outcome.verdict
         );
-    }
-}
-
-#[test]
-fn unknown_tunable_is_an_input_error_naming_it_without_a_device() {
-    let tunables = Params::new().with("nonesuch", 64usize);
-    for variant in OpenClBackend.variants() {
-        let (problem, _) = small_problems(variant.workload);
-        match plan_with(variant.name, problem, &tunables) {
-            Err(Error::Input(msg)) => assert!(msg.contains("`nonesuch`"), "{msg}"),
-            other => panic!("{} `{}`: expected an Input error, got {:?}", variant.workload, variant.name, other.err()),
-        }
     }
 }
 
@@ -77,30 +49,16 @@ fn refuses_problems_outside_a_domain_with_the_reason_before_touching_a_device() 
 }
 
 #[test]
-fn run_and_download_before_upload_are_errors() {
-    if !device_ready() {
-        return;
-    }
-    for variant in OpenClBackend.variants() {
-        let mut algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
-        assert!(algorithm.run().is_err(), "{}", variant.name);
-        assert!(algorithm.download().is_err(), "{}", variant.name);
-    }
+fn unknown_tunables_are_refused_without_a_device() {
+    dspbench_conformance::assert_refuses_unknown_tunables(&OpenClBackend);
 }
 
 #[test]
-fn upload_refuses_inputs_of_another_problem_or_of_the_wrong_length() {
+fn keeps_the_life_cycle_contract_and_refuses_inputs_of_the_wrong_length() {
     if !device_ready() {
         return;
     }
-    for variant in OpenClBackend.variants() {
-        let (planned, other) = small_problems(variant.workload);
-        let mut algorithm = plan(variant.name, planned).expect("plan");
-        match algorithm.upload(&generate_input(&other, SEED)) {
-            Err(Error::Input(msg)) => assert!(msg.contains("planned for"), "{msg}"),
-            result => panic!("{} `{}`: expected an Input error, got {result:?}", variant.workload, variant.name),
-        }
-    }
+    dspbench_conformance::assert_life_cycle(&OpenClBackend);
     // Image fields are public, so an image can claim 4x4 and hold 15 pixels.
     let image = Image { width: 4, height: 4, pixels: Pixels::U8(vec![0; 15]) };
     let input = Input::BoxFilter { image, window: 3 };

@@ -2,10 +2,8 @@
 //! variant, plus the scalar backend's own contract (tunables, uploads, device description).
 
 use crate::ScalarBackend;
-use dspbench_conformance::SEED;
 use dspbench_core::{
-    generate_input, Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem,
-    Workload,
+    Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem, Workload,
 };
 
 fn plan_with(variant: &str, problem: Problem, tunables: &Params) -> Result<Box<dyn Algorithm>, Error> {
@@ -28,22 +26,9 @@ fn suite(workload: Workload, variant: &str) {
     dspbench_conformance::assert_conforms(&ScalarBackend, workload, Some(variant));
 }
 
-/// One test per variant, so `cargo test -p dspbench-scalar box` or `... fft_vendor` picks
-/// them out and they run in parallel; `every_variant_has_a_conformance_test` makes sure a
-/// new variant cannot be listed without a line here.
-macro_rules! conformance_tests {
-    ($($test:ident: $workload:ident $variant:literal;)*) => {
-        $(
-            #[test]
-            fn $test() {
-                suite(Workload::$workload, $variant);
-            }
-        )*
-        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
-    };
-}
-
-conformance_tests! {
+dspbench_conformance::conformance_tests! {
+    suite: suite;
+    backend: ScalarBackend;
     conv1d_direct: Conv1d "direct";
     conv1d_fft: Conv1d "fft";
     box_filter_direct: BoxFilter "direct";
@@ -55,53 +40,9 @@ conformance_tests! {
 }
 
 #[test]
-fn every_variant_has_a_conformance_test() {
-    let listed: Vec<_> = ScalarBackend.variants().iter().map(|v| (v.workload, v.name)).collect();
-    assert_eq!(listed, TESTED);
-}
-
-/// A small problem of `workload`, and another of the same workload that differs in one size.
-fn small_problems(workload: Workload) -> (Problem, Problem) {
-    match workload {
-        Workload::Conv1d => (Problem::Conv1d { n: 16, m: 3 }, Problem::Conv1d { n: 17, m: 3 }),
-        Workload::BoxFilter => (
-            Problem::BoxFilter { width: 8, height: 4, window: 3, dtype: DType::U8 },
-            Problem::BoxFilter { width: 8, height: 4, window: 5, dtype: DType::U8 },
-        ),
-        Workload::Conv2d => (
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::F32 },
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
-        ),
-        Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
-    }
-}
-
-#[test]
-fn unknown_tunable_is_an_input_error_naming_it() {
-    let tunables = Params::new().with("tile_w", 64usize);
-    for variant in ScalarBackend.variants() {
-        let (problem, _) = small_problems(variant.workload);
-        match plan_with(variant.name, problem, &tunables) {
-            Err(Error::Input(msg)) => assert!(msg.contains("`tile_w`"), "{msg}"),
-            other => panic!("{} `{}`: expected an Input error, got {:?}", variant.workload, variant.name, other.err()),
-        }
-    }
-}
-
-#[test]
-fn upload_refuses_an_input_of_another_problem() {
-    for variant in ScalarBackend.variants() {
-        let (planned, other) = small_problems(variant.workload);
-        let mut algorithm = plan(variant.name, planned).expect("plan");
-        match algorithm.upload(&generate_input(&other, SEED)) {
-            Err(Error::Input(msg)) => assert!(msg.contains("planned for"), "{msg}"),
-            result => panic!("{} `{}`: expected an Input error, got {result:?}", variant.workload, variant.name),
-        }
-        let wrong_workload = generate_input(&Problem::Conv1d { n: 4, m: 2 }, SEED);
-        if variant.workload != Workload::Conv1d {
-            assert!(matches!(algorithm.upload(&wrong_workload), Err(Error::Input(_))));
-        }
-    }
+fn keeps_the_backend_contract() {
+    dspbench_conformance::assert_refuses_unknown_tunables(&ScalarBackend);
+    dspbench_conformance::assert_life_cycle(&ScalarBackend);
 }
 
 #[test]
@@ -117,22 +58,13 @@ fn upload_refuses_buffers_that_do_not_fit_their_shape() {
 }
 
 #[test]
-fn run_and_download_before_upload_are_errors() {
-    for variant in ScalarBackend.variants() {
-        let mut algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
-        assert!(algorithm.run().is_err());
-        assert!(algorithm.download().is_err());
-    }
-}
-
-#[test]
 fn describes_itself_as_one_scalar_thread() {
     let Availability::Ready { devices } = ScalarBackend.availability() else { panic!("scalar is always ready") };
     assert_eq!(devices.len(), 1);
     assert_eq!(devices[0].index, 0);
     assert_eq!(devices[0].details.get("threads").map(String::as_str), Some("1"));
     for variant in ScalarBackend.variants() {
-        let algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
+        let algorithm = plan(variant.name, dspbench_conformance::small_problems(variant.workload).0).expect("plan");
         let info = algorithm.exec_info();
         assert_eq!((info.isa.as_deref(), info.threads), (Some("scalar"), Some(1)));
         let id = algorithm.id();
