@@ -23,7 +23,8 @@
 //       one thread per output sample (n_out = n + m - 1).
 // Defines: none.
 
-extern "C" __global__ void conv1d_fft_split(const float* x, int n, int block_len, int fft_len, int blocks, float2* buf)
+extern "C" __global__ void conv1d_fft_split(const float* x, int n, int block_len, int fft_len, int blocks,
+                                            float2* buf)
 {
     const long long total = (long long)blocks * fft_len;
     const long long stride = (long long)blockDim.x * gridDim.x;
@@ -36,7 +37,8 @@ extern "C" __global__ void conv1d_fft_split(const float* x, int n, int block_len
     }
 }
 
-extern "C" __global__ void conv1d_fft_multiply(float2* spectrum, const float2* filter_spectrum, int count, float scale)
+extern "C" __global__ void conv1d_fft_multiply(float2* spectrum, const float2* filter_spectrum, int count,
+                                               float scale)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count) {
@@ -48,7 +50,8 @@ extern "C" __global__ void conv1d_fft_multiply(float2* spectrum, const float2* f
     s[i] = make_float2((a.x * b.x - a.y * b.y) * scale, (a.x * b.y + a.y * b.x) * scale);
 }
 
-extern "C" __global__ void conv1d_fft_overlap_add(const float2* buf, int n_out, int block_len, int fft_len, int blocks, float* y)
+extern "C" __global__ void conv1d_fft_overlap_add(const float2* buf, int n_out, int block_len, int fft_len, int blocks,
+                                                  float* y)
 {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n_out) {

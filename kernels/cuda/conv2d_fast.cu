@@ -5,12 +5,15 @@
 //
 // Design. A block of 32 x 8 threads computes a 128 x 64 output tile. The input tile with its
 // apron is staged once in shared memory as float (u8 converted on the way in, so the inner
-// loop is pure FMA), rows padded to PITCH floats. Each thread owns 4 neighbouring pixels in
-// OUT_Y = 8 rows (32 accumulators). It walks the OUT_Y + 2R input rows its outputs touch,
-// loads each row's 4 + 2R pixels once (float4 loads; a warp reads one contiguous span, no
-// bank conflicts) and applies that row to every output row that uses it, with the kernel row
-// the offset selects. Per input row: (1 + SIDE/2) float4 loads for up to 4 (2R+1) OUT_Y
-// FMAs, so shared memory is far from the limit and the FMA pipes set the pace at large R.
+// loop is pure FMA), rows padded to PITCH floats; the loads move 4 pixels at a time and are
+// all issued before any is used, so a block waits for memory about once (measured on an
+// H200: 23 us instead of 31 us for 10 MP u8 at R = 1 with one-pixel loads in a loop).
+// Each thread owns 4 neighbouring pixels in OUT_Y = 8 rows (32 accumulators). It walks the
+// OUT_Y + 2R input rows its outputs touch, loads each row's 4 + 2R pixels once (float4 loads;
+// a warp reads one contiguous span, no bank conflicts) and applies that row to every output
+// row that uses it, with the kernel row the offset selects. Per input row: (1 + SIDE/2)
+// float4 loads for up to 4 (2R+1) OUT_Y FMAs, so shared memory is far from the limit and the
+// FMA pipes set the pace at large R.
 // For R <= 4 the (2R+1)^2 taps live in registers; larger kernels read them from shared
 // memory (289 taps at R = 8 would not fit the register file).
 // Stores: one 32-bit word (u8) or float4 (f32) per thread and row where aligned, so a warp
@@ -44,6 +47,9 @@ typedef float pixel_t;
 #define PITCH (TILE_X + 2 * SIDE)
 #define SPAN (OUT_X + 2 * SIDE)
 #define IN_ROWS (TILE_Y + 2 * RADIUS)
+// Groups of 4 pixels per tile row, and the groups each thread loads.
+#define GROUPS (PITCH / 4)
+#define LOADS ((IN_ROWS * GROUPS + TX * TY - 1) / (TX * TY))
 
 __device__ __forceinline__ int clamp_index(int v, int n)
 {
@@ -77,13 +83,46 @@ extern "C" __global__ void __launch_bounds__(TX * TY)
     }
 #endif
 
-    // tile[sy][sx] = in[clamp(y0 - RADIUS + sy)][clamp(x0 - SIDE + sx)]
+    // tile[sy][sx] = in[clamp(y0 - RADIUS + sy)][clamp(x0 - SIDE + sx)], moved in groups of 4
+    // pixels (x0 - SIDE is a multiple of 4): one 32-bit word (u8) or float4 (f32) per load
+    // where the group is inside the image and aligned, else 4 clamped loads. Each thread
+    // issues all its loads before it converts and stores any, so their latencies overlap.
     const int x0 = blockIdx.x * TILE_X;
     const int y0 = blockIdx.y * TILE_Y;
-    for (int sy = threadIdx.y; sy < IN_ROWS; sy += TY) {
+    pixel_t staged[LOADS][4];
+#pragma unroll
+    for (int k = 0; k < LOADS; ++k) {
+        const int g = threadIdx.y * TX + threadIdx.x + k * TX * TY;
+        const int sy = min(g / GROUPS, IN_ROWS - 1);
+        const int gx = x0 - SIDE + 4 * (g % GROUPS);
         const pixel_t* row = in + (long long)clamp_index(y0 - RADIUS + sy, height) * width;
-        for (int sx = threadIdx.x; sx < PITCH; sx += TX) {
-            tile[sy][sx] = (float)row[clamp_index(x0 - SIDE + sx, width)];
+        if (gx >= 0 && gx + 3 < width && ((unsigned long long)(row + gx) & (4 * sizeof(pixel_t) - 1)) == 0) {
+#ifdef DTYPE_U8
+            const unsigned int w = *reinterpret_cast<const unsigned int*>(row + gx);
+            staged[k][0] = w & 0xff;
+            staged[k][1] = (w >> 8) & 0xff;
+            staged[k][2] = (w >> 16) & 0xff;
+            staged[k][3] = w >> 24;
+#else
+            const float4 w = *reinterpret_cast<const float4*>(row + gx);
+            staged[k][0] = w.x;
+            staged[k][1] = w.y;
+            staged[k][2] = w.z;
+            staged[k][3] = w.w;
+#endif
+        } else {
+#pragma unroll
+            for (int p = 0; p < 4; ++p) {
+                staged[k][p] = row[clamp_index(gx + p, width)];
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < LOADS; ++k) {
+        const int g = threadIdx.y * TX + threadIdx.x + k * TX * TY;
+        if (g < IN_ROWS * GROUPS) {
+            *reinterpret_cast<float4*>(&tile[g / GROUPS][4 * (g % GROUPS)]) =
+                make_float4((float)staged[k][0], (float)staged[k][1], (float)staged[k][2], (float)staged[k][3]);
         }
     }
     __syncthreads();

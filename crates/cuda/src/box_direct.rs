@@ -66,8 +66,8 @@ impl<P: Pixel> GpuKernel for BoxDirect<P> {
         launch_pass(&gpu.stream, &self.launch, input, (w, h, self.window), output)
     }
 
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        self.image.copy_out(gpu)
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        self.image.copy_out(gpu, output)
     }
 
     fn details(&self) -> BTreeMap<String, String> {

@@ -137,8 +137,8 @@ impl<P: Pixel> GpuKernel for BoxRecursive<P> {
         }
     }
 
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        self.image.copy_out(gpu)
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        self.image.copy_out(gpu, output)
     }
 
     fn details(&self) -> BTreeMap<String, String> {

@@ -1,7 +1,7 @@
 //! Every variant against the f64 reference on the shared conformance matrix, one test per
 //! variant, when CUDA is available; without it each prints why and passes, unless
-//! `DSPBENCH_REQUIRE` names `cuda`. Plus the backend's contract where no GPU is needed:
-//! availability, refusals, tunables, and the kernel files.
+//! `DSPBENCH_REQUIRE` names `cuda`. Plus the shared backend contract, and this backend's own
+//! where no GPU is needed: availability, refusals, paper 004's configurations, the kernel files.
 
 use crate::{CudaBackend, VARIANTS};
 use dspbench_core::{Availability, Backend, DType, Error, Params, PlanRequest, Problem, Workload};
@@ -15,20 +15,9 @@ fn backend() -> &'static CudaBackend {
     BACKEND.get_or_init(CudaBackend::default)
 }
 
-fn required() -> bool {
-    std::env::var("DSPBENCH_REQUIRE").unwrap_or_default().split(',').any(|name| name.trim() == "cuda")
-}
-
-/// Whether the matrix can run here; says why not, and fails if CUDA is required.
+/// Whether the matrix can run here; says why not, and fails if `DSPBENCH_REQUIRE` names cuda.
 fn cuda_ready() -> bool {
-    match backend().availability() {
-        Availability::Ready { .. } => true,
-        Availability::Unavailable { reason } => {
-            assert!(!required(), "DSPBENCH_REQUIRE names cuda, but it is unavailable: {reason}");
-            eprintln!("cuda unavailable, not tested: {reason}");
-            false
-        }
-    }
+    dspbench_conformance::device_ready(backend())
 }
 
 fn suite(workload: Workload, variant: &str) {
@@ -37,21 +26,9 @@ fn suite(workload: Workload, variant: &str) {
     }
 }
 
-/// One test per variant (`cargo test -p dspbench-cuda box_filter` picks a family);
-/// `every_variant_has_a_conformance_test` keeps this list complete.
-macro_rules! conformance_tests {
-    ($($test:ident: $workload:ident $variant:literal;)*) => {
-        $(
-            #[test]
-            fn $test() {
-                suite(Workload::$workload, $variant);
-            }
-        )*
-        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
-    };
-}
-
-conformance_tests! {
+dspbench_conformance::conformance_tests! {
+    suite: suite;
+    backend: CudaBackend::default();
     conv1d_naive: Conv1d "naive";
     conv1d_const_filter: Conv1d "const-filter";
     conv1d_grid_stride: Conv1d "grid-stride";
@@ -70,9 +47,15 @@ conformance_tests! {
 }
 
 #[test]
-fn every_variant_has_a_conformance_test() {
-    let listed: Vec<_> = backend().variants().iter().map(|v| (v.workload, v.name)).collect();
-    assert_eq!(listed, TESTED);
+fn unknown_tunables_are_refused_by_name() {
+    dspbench_conformance::assert_refuses_unknown_tunables(backend());
+}
+
+#[test]
+fn uploads_of_another_problem_and_runs_before_upload_are_errors() {
+    if cuda_ready() {
+        dspbench_conformance::assert_life_cycle(backend());
+    }
 }
 
 #[test]
@@ -134,7 +117,7 @@ fn without_cuda_a_plan_is_a_device_error_naming_the_reason() {
 }
 
 #[test]
-fn unknown_tunables_and_foreign_problems_are_refused_before_any_device_is_touched() {
+fn foreign_tunables_and_problems_outside_a_domain_are_refused_before_any_device_is_touched() {
     let plan =
         |problem, variant, tunables: &Params| backend().plan(&PlanRequest { problem, variant, tunables, device: 0 });
     let tile = Params::new().with("tile_w", 64usize);

@@ -7,7 +7,7 @@ use crate::compile::Module;
 use crate::context::Gpu;
 use crate::launch::{blocks_for, describe, Launch};
 use crate::memory::{alloc, copy_to_device, copy_to_host, fill_bytes, POISON_FLOAT};
-use crate::planned::{wrong_input, GpuKernel, PlanContext};
+use crate::planned::{floats_mut, wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::Defines;
@@ -151,11 +151,10 @@ impl GpuKernel for DirectConv1d {
         Ok(())
     }
 
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        let mut y = vec![0.0f32; (self.n + self.m - 1) as usize];
-        copy_to_host(&gpu.stream, &self.y, &mut y, "the output")?;
-        let bytes = 4 * y.len() as u64;
-        Ok((Output::F32(y), bytes))
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        let y = floats_mut(output)?;
+        copy_to_host(&gpu.stream, &self.y, y, "the output")?;
+        Ok(4 * y.len() as u64)
     }
 
     fn details(&self) -> BTreeMap<String, String> {

@@ -59,7 +59,7 @@ impl<P: Pixel> Conv2dBuffers<P> {
         Ok(())
     }
 
-    pub(crate) fn copy_out(&self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        self.image.copy_out(gpu)
+    pub(crate) fn copy_out(&self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        self.image.copy_out(gpu, output)
     }
 }

@@ -60,8 +60,8 @@ impl<P: Pixel> GpuKernel for FastConv2d<P> {
         self.buffers.launch(gpu, &self.launch)
     }
 
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        self.buffers.copy_out(gpu)
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        self.buffers.copy_out(gpu, output)
     }
 
     fn details(&self) -> BTreeMap<String, String> {

@@ -7,7 +7,7 @@ use crate::memory::{
 };
 use crate::planned::wrong_input;
 use cudarc::driver::CudaSlice;
-use dspbench_core::{Complex32, Error, Input, Output};
+use dspbench_core::{Error, Input, Output};
 
 pub(crate) struct FftBuffers {
     pub size: usize,
@@ -47,11 +47,12 @@ impl FftBuffers {
         fill_bytes(&gpu.stream, &mut self.output, POISON_FLOAT)
     }
 
-    pub(crate) fn copy_out(&self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        let mut data = vec![Complex32::default(); self.size * self.batch];
-        copy_to_host(&gpu.stream, &self.output, complex_as_floats_mut(&mut data), "the spectra")?;
-        let bytes = 8 * data.len() as u64;
-        Ok((Output::Complex(data), bytes))
+    pub(crate) fn copy_out(&self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        let Output::Complex(data) = output else {
+            return Err(Error::device("internal: an fft output must hold complex samples"));
+        };
+        copy_to_host(&gpu.stream, &self.output, complex_as_floats_mut(data), "the spectra")?;
+        Ok(8 * data.len() as u64)
     }
 }
 

@@ -197,8 +197,8 @@ impl GpuKernel for StockhamFft {
         }
     }
 
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        self.buffers.copy_out(gpu)
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        self.buffers.copy_out(gpu, output)
     }
 
     fn details(&self) -> BTreeMap<String, String> {

@@ -46,11 +46,11 @@ impl<P: Pixel> ImageBuffers<P> {
         fill_bytes(&gpu.stream, &mut self.output, P::POISON)
     }
 
-    pub(crate) fn copy_out(&self, gpu: &Gpu) -> Result<(Output, u64), Error> {
-        let mut pixels = vec![P::default(); self.width * self.height];
-        copy_to_host(&gpu.stream, &self.output, &mut pixels, "the output image")?;
-        let bytes = std::mem::size_of_val(pixels.as_slice()) as u64;
-        Ok((P::into_output(pixels), bytes))
+    pub(crate) fn copy_out(&self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        let pixels = P::output_mut(output)
+            .ok_or_else(|| Error::device("internal: the output does not hold the image's pixel type"))?;
+        copy_to_host(&gpu.stream, &self.output, pixels, "the output image")?;
+        Ok(std::mem::size_of_val(pixels) as u64)
     }
 }
 

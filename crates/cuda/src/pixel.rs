@@ -14,7 +14,8 @@ pub(crate) trait Pixel: DeviceRepr + Copy + Default + Send + Sync + 'static {
     type Sum: DeviceRepr + Copy + Send + Sync + 'static;
 
     fn slice(pixels: &Pixels) -> Option<&[Self]>;
-    fn into_output(values: Vec<Self>) -> Output;
+    /// The buffer of an output of this type.
+    fn output_mut(output: &mut Output) -> Option<&mut [Self]>;
 }
 
 impl Pixel for u8 {
@@ -28,8 +29,11 @@ impl Pixel for u8 {
             Pixels::F32(_) => None,
         }
     }
-    fn into_output(values: Vec<u8>) -> Output {
-        Output::U8(values)
+    fn output_mut(output: &mut Output) -> Option<&mut [u8]> {
+        match output {
+            Output::U8(v) => Some(v),
+            _ => None,
+        }
     }
 }
 
@@ -44,7 +48,10 @@ impl Pixel for f32 {
             Pixels::U8(_) => None,
         }
     }
-    fn into_output(values: Vec<f32>) -> Output {
-        Output::F32(values)
+    fn output_mut(output: &mut Output) -> Option<&mut [f32]> {
+        match output {
+            Output::F32(v) => Some(v),
+            _ => None,
+        }
     }
 }

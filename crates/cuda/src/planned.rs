@@ -28,8 +28,9 @@ pub(crate) trait GpuKernel: Send + 'static {
     /// Enqueues one run's kernels on the stream; must not synchronise.
     fn launch(&mut self, gpu: &Gpu) -> Result<(), Error>;
 
-    /// Copies the output to the host; returns it with its size in bytes. Timed as the download.
-    fn copy_out(&mut self, gpu: &Gpu) -> Result<(Output, u64), Error>;
+    /// Copies the output into `output` (allocated for the planned problem, of its type and
+    /// size); returns the bytes copied. Timed as the download.
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error>;
 
     /// Launch geometry, kernel hashes and -D options, and anything else chosen at plan time.
     fn details(&self) -> BTreeMap<String, String>;
@@ -114,7 +115,9 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
         if !self.uploaded {
             return Err(self.not_uploaded("download"));
         }
-        let ((output, bytes), ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_out(&self.gpu))?;
+        // Allocated before the events are recorded, so the download time is the copy's alone.
+        let mut output = Output::poisoned(&self.problem);
+        let (bytes, ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_out(&self.gpu, &mut output))?;
         Ok((output, Transfer { ms: Some(ms), bytes }))
     }
 
@@ -127,4 +130,12 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
 /// by the problem check; kernels still refuse rather than panic).
 pub(crate) fn wrong_input() -> Error {
     Error::input("the input is not of the planned workload and element type")
+}
+
+/// The f32 buffer of a conv1d output.
+pub(crate) fn floats_mut(output: &mut Output) -> Result<&mut [f32], Error> {
+    match output {
+        Output::F32(v) => Ok(v),
+        _ => Err(Error::device("internal: a conv1d output must hold f32")),
+    }
 }
