@@ -48,7 +48,8 @@ def load(module):
     try:
         return importlib.import_module(module), None
     except ImportError as e:
-        return None, f"python module `{module}` is not installed ({e}); pip install {PACKAGES[module]}"
+        package = PACKAGES[module.partition(".")[0]]
+        return None, f"python module `{module}` is not installed ({e}); pip install {package}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,7 +152,7 @@ class Recorder:
         self.device = cpu_model()
 
     def base(self, experiment, title, workload, backend, variant, params):
-        flops, nbytes = counts(workload, params)
+        flops, nbytes = counts(workload, params) if params else (0.0, 0.0)
         return {
             "schema": SCHEMA,
             "scenario": SCENARIO,
@@ -208,7 +209,7 @@ class Recorder:
         passed, info, max_abs, max_rel = check(output())
         k = summary(times)
         record.update({
-            "exec": exec_info,
+            "exec": {"peer": "true", **exec_info},
             "samples": len(times),
             "kernel_ms": k,
             "kernel_clock": "wall",
@@ -232,7 +233,7 @@ class Recorder:
     def unavailable(self, experiment, title, workload, backend, reason):
         """The record dspbench writes for a backend that cannot run: one per experiment, variant `*`."""
         record = self.base(experiment, title, workload, backend, "*", {})
-        record.update({"status": "unavailable", "reason": reason, "flops": 0.0, "bytes": 0.0})
+        record.update({"status": "unavailable", "reason": reason})
         self.write(record)
 
 
@@ -274,7 +275,7 @@ def box_filter(rec, np, ndimage, cv2, why):
                 lambda m=m: cv2.blur(image, (m, m), dst=dst, borderType=cv2.BORDER_REPLICATE),
                 lambda: dst,
                 lambda got, expected=expected, atol=atol: checked(np, got, expected, atol, 1e-6),
-                {"library": f"opencv {cv2.__version__}", "call": "cv2.blur(src, (m, m), dst, borderType=BORDER_REPLICATE)"},
+                {"library": f"opencv {cv2.__version__}", "call": "cv2.blur(src, (m, m), dst, BORDER_REPLICATE)"},
             )
 
 
@@ -305,7 +306,7 @@ def conv2d(rec, np, ndimage, cv2, why):
                 lambda kernel=kernel: cv2.filter2D(image, -1, kernel, dst=dst, borderType=cv2.BORDER_REPLICATE),
                 lambda: dst,
                 lambda got, expected=expected, atol=atol: checked(np, got, expected, atol, 0.0),
-                {"library": f"opencv {cv2.__version__}", "call": "cv2.filter2D(src, -1, kernel, dst, borderType=BORDER_REPLICATE)"},
+                {"library": f"opencv {cv2.__version__}", "call": "cv2.filter2D(src, -1, k, dst, BORDER_REPLICATE)"},
             )
 
 
@@ -358,7 +359,7 @@ def fft(rec, np, pyfftw, why):
                 experiment, title, "fft", "fftw", "fftw-measure", {"size": size, "batch": batch, "threads": threads},
                 plan.execute, lambda b=b: b.reshape(-1),
                 lambda got: checked(np, got, expected, atol, 0.0),
-                {"library": f"pyfftw {pyfftw.__version__}", "call": "pyfftw.FFTW(a, b, flags=(FFTW_MEASURE,)).execute()"},
+                {"library": f"pyfftw {pyfftw.__version__}", "call": "pyfftw.FFTW(a, b, FFTW_MEASURE).execute()"},
                 plan_ms=plan_ms,
             )
 
@@ -390,7 +391,7 @@ def main():
     modules = {name: load(name) for name in ("scipy", "scipy.ndimage", "scipy.signal", "cv2", "pyfftw")}
     for name, (module, reason) in modules.items():
         print(f"{name}: {'found' if module else 'MISSING: ' + reason}")
-    missing = [reason for module, reason in modules.values() if module is None]
+    missing = [name for name, (module, _) in modules.items() if module is None]
     if modules["scipy.ndimage"][0] is None:
         print("without scipy.ndimage the image peers cannot be checked: their records stay unverified")
 
@@ -400,7 +401,7 @@ def main():
     conv1d(rec, np, *modules["scipy.signal"])
     fft(rec, np, *modules["pyfftw"])
     if missing:
-        print(f"cpu_peers: {len(missing)} peer module(s) missing; their cells are recorded as unavailable")
+        print(f"cpu_peers: missing {', '.join(missing)}; the peers that need them are recorded as unavailable")
 
 
 if __name__ == "__main__":

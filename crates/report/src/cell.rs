@@ -3,7 +3,7 @@
 
 use crate::doc::Notes;
 use crate::format::{fmt_ms, fmt_sig};
-use crate::model::{Entry, Lane};
+use crate::model::{is_peer_timing, Entry, Lane};
 use dspbench_results::{Status, Summary};
 
 /// `0.254 [0.253–0.256] (10)`: median, fastest and slowest sample, number of samples, in ms.
@@ -22,6 +22,11 @@ pub(crate) fn time(entry: &Entry, lane: &Lane, notes: &mut Notes) -> String {
     let why = r.reason.as_deref().unwrap_or("no reason recorded");
     match (r.status, &r.kernel_ms) {
         (Status::Ok, Some(k)) if r.verified => stats(k),
+        (Status::Ok, Some(k)) if is_peer_timing(r) => format!(
+            "{} {}",
+            stats(k),
+            notes.mark(&format!("{}: a peer library's timing, its output not checked by dspbench", lane.label))
+        ),
         (Status::Ok | Status::Mismatch, Some(k)) => {
             let first = r.verification.as_ref().and_then(|v| v.first_mismatch.as_deref());
             let detail = first.map_or(why.to_string(), |f| format!("{why}; first: {f}"));

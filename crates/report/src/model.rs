@@ -48,6 +48,12 @@ pub(crate) struct Lane {
     pub label: String,
 }
 
+/// A peer script's record (`exec.peer = "true"`): a library's timing that dspbench may not have
+/// checked against its reference, which is not the same as a wrong output.
+pub(crate) fn is_peer_timing(record: &Record) -> bool {
+    record.exec.get("peer").is_some_and(|v| v == "true")
+}
+
 /// One record with what the report needs to place it.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry<'a> {
@@ -59,9 +65,11 @@ pub(crate) struct Entry<'a> {
 }
 
 impl Entry<'_> {
-    /// Measured and verified: the only records whose times are compared.
+    /// Measured, and verified or a peer library's timing: the only records whose times are compared.
     pub(crate) fn is_good(&self) -> bool {
-        self.record.status == Status::Ok && self.record.verified && self.record.kernel_ms.is_some()
+        self.record.status == Status::Ok
+            && (self.record.verified || is_peer_timing(self.record))
+            && self.record.kernel_ms.is_some()
     }
 
     pub(crate) fn median(&self) -> Option<f64> {

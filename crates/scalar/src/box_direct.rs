@@ -1,10 +1,11 @@
 //! box-filter `direct`: paper 001's direct method, the m x m window summed afresh for every
 //! pixel (O(m^2) per pixel), replicate border.
 
-use crate::border::{clamped, interior};
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
 use crate::pixel::{check_window, Pixel};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::border::{clamped, interior};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
@@ -19,8 +20,8 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
         return Err(wrong_workload(&VARIANT, problem));
     };
     match dtype {
-        DType::U8 => Ok(Planned::boxed(id, *problem, BoxDirect::<u8>::new(width, height, window)?)),
-        DType::F32 => Ok(Planned::boxed(id, *problem, BoxDirect::<f32>::new(width, height, window)?)),
+        DType::U8 => Ok(Planned::boxed(id, *problem, OneThread, BoxDirect::<u8>::new(width, height, window)?)),
+        DType::F32 => Ok(Planned::boxed(id, *problem, OneThread, BoxDirect::<f32>::new(width, height, window)?)),
     }
 }
 
@@ -58,14 +59,15 @@ impl<P: Pixel> BoxDirect<P> {
 
 impl<P: Pixel> Kernel for BoxDirect<P> {
     type Out = P;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::BoxFilter { image, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         let pixels = P::slice(&image.pixels).ok_or_else(|| wrong_workload(&VARIANT, "pixels of another type"))?;
         copy_checked(&mut self.image, pixels, "image")
     }
 
-    fn compute(&mut self, out: &mut [P]) {
+    fn compute(&mut self, out: &mut [P], _: &OneThread) {
         let r = self.window / 2;
         let area = (self.window as u64).pow(2);
         let (rows, cols) = (interior(self.height, r), interior(self.width, r));

@@ -4,9 +4,10 @@
 //! paper's point. Indices past the edge are clamped (replicate border), so a window of any
 //! size, larger than the image included, gives the exact box mean.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
 use crate::pixel::{check_window, Pixel};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
@@ -21,8 +22,8 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
         return Err(wrong_workload(&VARIANT, problem));
     };
     match dtype {
-        DType::U8 => Ok(Planned::boxed(id, *problem, BoxRecursive::<u8>::new(width, height, window)?)),
-        DType::F32 => Ok(Planned::boxed(id, *problem, BoxRecursive::<f32>::new(width, height, window)?)),
+        DType::U8 => Ok(Planned::boxed(id, *problem, OneThread, BoxRecursive::<u8>::new(width, height, window)?)),
+        DType::F32 => Ok(Planned::boxed(id, *problem, OneThread, BoxRecursive::<f32>::new(width, height, window)?)),
     }
 }
 
@@ -67,14 +68,15 @@ fn first_window_sum<P: Pixel>(len: usize, r: usize, value: impl Fn(usize) -> P::
 
 impl<P: Pixel> Kernel for BoxRecursive<P> {
     type Out = P;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::BoxFilter { image, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         let pixels = P::slice(&image.pixels).ok_or_else(|| wrong_workload(&VARIANT, "pixels of another type"))?;
         copy_checked(&mut self.image, pixels, "image")
     }
 
-    fn compute(&mut self, out: &mut [P]) {
+    fn compute(&mut self, out: &mut [P], _: &OneThread) {
         let (w, h, r) = (self.width, self.height, self.window / 2);
         let area = (self.window as u64).pow(2);
         let image = &self.image;

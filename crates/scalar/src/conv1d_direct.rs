@@ -1,8 +1,9 @@
 //! conv1d `direct`: paper 003's brute-force convolution (`gpuBruteConvolution` run on one
 //! core), one output sample at a time.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
@@ -14,7 +15,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 
 pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = *problem else { return Err(wrong_workload(&VARIANT, problem)) };
-    Ok(Planned::boxed(id, *problem, Conv1dDirect { signal: vec![0.0; n], filter: vec![0.0; m] }))
+    Ok(Planned::boxed(id, *problem, OneThread, Conv1dDirect { signal: vec![0.0; n], filter: vec![0.0; m] }))
 }
 
 struct Conv1dDirect {
@@ -24,14 +25,15 @@ struct Conv1dDirect {
 
 impl Kernel for Conv1dDirect {
     type Out = f32;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.signal, signal, "signal")?;
         copy_checked(&mut self.filter, filter, "filter")
     }
 
-    fn compute(&mut self, out: &mut [f32]) {
+    fn compute(&mut self, out: &mut [f32], _: &OneThread) {
         let (x, h) = (&self.signal, &self.filter);
         let (n, m) = (x.len(), h.len());
         for (i, y) in out.iter_mut().enumerate() {

@@ -3,8 +3,9 @@
 //! zero-padded to L, transformed, multiplied by the filter spectrum, transformed back, and
 //! its L-sample result added into the output at the block's offset.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 use rustfft::{Fft, FftPlannerScalar};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,6 +48,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
     Ok(Planned::boxed(
         id,
         *problem,
+        OneThread,
         Conv1dFft {
             signal: vec![0.0; n],
             filter_len: m,
@@ -80,8 +82,9 @@ impl Conv1dFft {
 
 impl Kernel for Conv1dFft {
     type Out = f32;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.signal, signal, "signal")?;
         if filter.len() != self.filter_len {
@@ -99,7 +102,7 @@ impl Kernel for Conv1dFft {
         Ok(())
     }
 
-    fn compute(&mut self, out: &mut [f32]) {
+    fn compute(&mut self, out: &mut [f32], _: &OneThread) {
         let step = self.step();
         let m = self.filter_len;
         // rustfft's inverse is unnormalised: it returns L times the convolution.

@@ -1,10 +1,11 @@
 //! conv2d `direct`: the (2R+1)^2 image filter of paper 004 on one core, as OpenCV's `filter2D`
 //! computes it: kernel not flipped (correlation), replicate border, f32 accumulation.
 
-use crate::border::{clamped, interior};
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
 use crate::pixel::Pixel;
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::border::{clamped, interior};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv2d,
@@ -19,8 +20,8 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
         return Err(wrong_workload(&VARIANT, problem));
     };
     match dtype {
-        DType::U8 => Ok(Planned::boxed(id, *problem, Conv2dDirect::<u8>::new(width, height, radius))),
-        DType::F32 => Ok(Planned::boxed(id, *problem, Conv2dDirect::<f32>::new(width, height, radius))),
+        DType::U8 => Ok(Planned::boxed(id, *problem, OneThread, Conv2dDirect::<u8>::new(width, height, radius))),
+        DType::F32 => Ok(Planned::boxed(id, *problem, OneThread, Conv2dDirect::<f32>::new(width, height, radius))),
     }
 }
 
@@ -71,15 +72,16 @@ impl<P: Pixel> Conv2dDirect<P> {
 
 impl<P: Pixel> Kernel for Conv2dDirect<P> {
     type Out = P;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Conv2d { image, kernel, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         let pixels = P::slice(&image.pixels).ok_or_else(|| wrong_workload(&VARIANT, "pixels of another type"))?;
         copy_checked(&mut self.image, pixels, "image")?;
         copy_checked(&mut self.taps, kernel, "kernel")
     }
 
-    fn compute(&mut self, out: &mut [P]) {
+    fn compute(&mut self, out: &mut [P], _: &OneThread) {
         let (rows, cols) = (interior(self.height, self.radius), interior(self.width, self.radius));
         for (y, out_row) in out.chunks_exact_mut(self.width).enumerate() {
             for (x, px) in out_row.iter_mut().enumerate() {

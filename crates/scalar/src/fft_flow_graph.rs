@@ -3,9 +3,10 @@
 //! butterfly; a run is the bit-reversal permutation followed by a walk down the rows. The
 //! matrix is what the paper's GPU kernels share out between threads; here one core walks it.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
 use crate::radix2::{log2_size, twiddles};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
@@ -29,7 +30,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
         )));
     }
     let graph = FlowGraph::new(size, stages);
-    Ok(Planned::boxed(id, *problem, FftFlowGraph { data: vec![Complex32::default(); size * batch], graph }))
+    Ok(Planned::boxed(id, *problem, OneThread, FftFlowGraph { data: vec![Complex32::default(); size * batch], graph }))
 }
 
 /// The radix-2 decimation-in-time flow graph of one size. Indices are u32 as in the paper
@@ -94,13 +95,14 @@ struct FftFlowGraph {
 
 impl Kernel for FftFlowGraph {
     type Out = Complex32;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.data, data, "samples")
     }
 
-    fn compute(&mut self, out: &mut [Complex32]) {
+    fn compute(&mut self, out: &mut [Complex32], _: &OneThread) {
         let n = self.graph.size;
         for (input, output) in self.data.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
             self.graph.apply(input, output);

@@ -1,9 +1,10 @@
 //! fft `recursive`: paper 002's `recurseFFT`, radix-2 decimation in time by recursive halving:
 //! the transform of n points is built from the transforms of its even and odd samples.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
 use crate::radix2::{log2_size, twiddles};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Fft,
@@ -17,7 +18,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
     let Problem::Fft { size, batch } = *problem else { return Err(wrong_workload(&VARIANT, problem)) };
     log2_size(VARIANT.name, size)?;
     let kernel = FftRecursive { size, data: vec![Complex32::default(); size * batch], twiddles: twiddles(size) };
-    Ok(Planned::boxed(id, *problem, kernel))
+    Ok(Planned::boxed(id, *problem, OneThread, kernel))
 }
 
 struct FftRecursive {
@@ -49,13 +50,14 @@ fn transform(input: &[Complex32], stride: usize, out: &mut [Complex32], twiddles
 
 impl Kernel for FftRecursive {
     type Out = Complex32;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.data, data, "samples")
     }
 
-    fn compute(&mut self, out: &mut [Complex32]) {
+    fn compute(&mut self, out: &mut [Complex32], _: &OneThread) {
         for (input, output) in self.data.chunks_exact(self.size).zip(out.chunks_exact_mut(self.size)) {
             transform(input, 1, output, &self.twiddles);
         }

@@ -1,8 +1,9 @@
 //! fft `vendor`: rustfft's scalar planner, any size (mixed radix, Rader, Bluestein). The
 //! library baseline the papers' hand-written transforms are measured against.
 
-use crate::kernel::{copy_checked, wrong_workload, Kernel, Planned};
+use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
 use rustfft::{Fft, FftPlannerScalar};
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId) -> Result<Box<dyn Algorit
     let fft = FftPlannerScalar::new().plan_fft_forward(size);
     let zero = Complex32::default();
     let scratch = vec![zero; fft.get_immutable_scratch_len()];
-    Ok(Planned::boxed(id, *problem, FftVendor { data: vec![zero; size * batch], fft, scratch }))
+    Ok(Planned::boxed(id, *problem, OneThread, FftVendor { data: vec![zero; size * batch], fft, scratch }))
 }
 
 struct FftVendor {
@@ -30,13 +31,14 @@ struct FftVendor {
 
 impl Kernel for FftVendor {
     type Out = Complex32;
+    type Context = OneThread;
 
-    fn load(&mut self, input: &Input) -> Result<(), Error> {
+    fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.data, data, "samples")
     }
 
-    fn compute(&mut self, out: &mut [Complex32]) {
+    fn compute(&mut self, out: &mut [Complex32], _: &OneThread) {
         // The immutable form reads the input and writes the output, like the other variants:
         // the uploaded data survives for the next run without a copy inside the timed call.
         // rustfft splits the buffer into the batch's transforms itself.

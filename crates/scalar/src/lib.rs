@@ -5,12 +5,8 @@
 //! Every variant allocates its buffers at plan time, copies the input into its own buffers at
 //! upload, and computes in `run` without allocating.
 
-mod border;
-mod cpu;
-mod kernel;
 mod pixel;
 mod radix2;
-mod round;
 
 mod box_direct;
 mod box_recursive;
@@ -25,9 +21,19 @@ mod fft_vendor;
 mod conformance;
 
 use dspbench_core::{
-    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Error, PlanRequest, Problem, VariantInfo,
+    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Error, ExecInfo, PlanRequest, Problem, VariantInfo,
 };
+use dspbench_host::{cpu, ExecContext};
 use std::collections::BTreeMap;
+
+/// What every scalar kernel runs on: one thread, no explicit SIMD.
+pub(crate) struct OneThread;
+
+impl ExecContext for OneThread {
+    fn exec_info(&self, _chunks: usize, details: BTreeMap<String, String>) -> ExecInfo {
+        ExecInfo { isa: Some("scalar".to_string()), threads: Some(1), details }
+    }
+}
 
 /// The single-threaded scalar CPU backend (`scalar`).
 #[derive(Debug, Clone, Copy, Default)]

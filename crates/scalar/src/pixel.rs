@@ -1,9 +1,9 @@
 //! The two image element types, u8 and f32, and what the image kernels need to know about
 //! each: how window sums accumulate, how a result becomes a pixel, and which windows fit.
 
-use crate::kernel::Element;
-use crate::round::{mean_to_u8, round_to_u8};
 use dspbench_core::{DType, Error, Pixels, MAX_ELEMENTS};
+use dspbench_host::round::{mean_to_u8, round_to_u8};
+use dspbench_host::Element;
 use std::ops::{Add, Sub};
 
 pub(crate) trait Pixel: Element {
@@ -38,7 +38,7 @@ impl Pixel for u8 {
 
     // Largest odd m with 255.5 m^2 <= u32::MAX: the window sum (255 m^2) and the rounding
     // in `mean_to_u8` (sum + m^2 / 2) both stay in u32.
-    const MAX_WINDOW: usize = 4099;
+    const MAX_WINDOW: usize = dspbench_host::MAX_U8_WINDOW;
 
     fn slice(pixels: &Pixels) -> Option<&[u8]> {
         match pixels {

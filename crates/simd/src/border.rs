@@ -5,15 +5,7 @@
 
 use std::ops::Range;
 
-/// The row read for tap `tap` (0..2r+1) of the window of radius `r` centred on row `centre` of an
-/// image `len` rows high: clamp(centre + tap - r, 0, len - 1).
-///
-/// The same rule as `dspbench-scalar`'s `border::clamped`, which this crate cannot reach; see
-/// the report to the lead about moving it to `dspbench-core`.
-#[inline]
-pub(crate) fn clamped(centre: usize, tap: usize, r: usize, len: usize) -> usize {
-    (centre + tap).saturating_sub(r).min(len - 1)
-}
+pub(crate) use dspbench_host::border::clamped;
 
 /// The distinct rows the window of radius `r` centred on row `centre` reads: clamped(centre, 0..=2r).
 pub(crate) fn rows_read(centre: usize, r: usize, len: usize) -> Range<usize> {
@@ -22,6 +14,7 @@ pub(crate) fn rows_read(centre: usize, r: usize, len: usize) -> Range<usize> {
 
 /// The distinct rows the window of radius `r` centred on row `centre` reads, each with the number
 /// of taps that read it: one, and for the edge rows one more per tap that falls past the edge.
+/// (Rows or, along a row, pixels: the rule is the same.)
 pub(crate) fn window_rows(centre: usize, r: usize, len: usize) -> impl Iterator<Item = (usize, usize)> {
     let (above, below) = (r.saturating_sub(centre), (centre + r).saturating_sub(len - 1));
     rows_read(centre, r, len)

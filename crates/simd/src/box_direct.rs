@@ -11,7 +11,8 @@
 use crate::border::{pad_row, window_rows};
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
-use crate::pixel::{check_window, Pixel, Sum};
+use crate::pixel::{check_window, Pixel};
+use crate::sum::Sum;
 use crate::vector::MAX_F32_LANES;
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
 use std::collections::BTreeMap;
@@ -94,6 +95,7 @@ impl<P: Pixel> BoxDirect<P> {
 
 impl<P: Pixel> Kernel for BoxDirect<P> {
     type Out = P;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::BoxFilter { image, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
@@ -167,11 +169,12 @@ fn add_row_windows<T: Sum, L: Level>(simd: L, padded: &[T], width: usize, ends: 
     let lanes = L::F32_LANES;
     let ends = T::splat(simd, ends);
     for (x, block) in (0..).step_by(BLOCK * lanes).zip(sums.chunks_exact_mut(BLOCK * lanes)) {
+        // This block's reach into the row, one window of it per tap.
         let reach = &padded[x..][..BLOCK * lanes + width - 1];
         let mut acc = [ends; BLOCK];
-        for dx in 0..width {
+        for inputs in reach.windows(BLOCK * lanes) {
             for (b, acc) in acc.iter_mut().enumerate() {
-                *acc = T::add_lanes(simd, *acc, T::load::<L>(&reach[dx + b * lanes..]));
+                *acc = T::add_lanes(simd, *acc, T::load::<L>(&inputs[b * lanes..]));
             }
         }
         for (b, acc) in acc.into_iter().enumerate() {

@@ -12,8 +12,9 @@
 use crate::border::{clamped, fill_edges, window_rows};
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
-use crate::pixel::{check_window, Pixel, Sum};
-use crate::vector::MAX_F32_LANES;
+use crate::pixel::{check_window, Pixel};
+use crate::sum::Sum;
+use crate::vector::{PrefixSum, MAX_F32_LANES};
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
 use std::collections::BTreeMap;
 
@@ -98,6 +99,7 @@ impl<P: Pixel> BoxRecursive<P> {
 
 impl<P: Pixel> Kernel for BoxRecursive<P> {
     type Out = P;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::BoxFilter { image, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
@@ -143,6 +145,7 @@ impl<P: Pixel> WithLevel for StripOp<'_, P> {
         let StripOp { image, width: w, height: h, radius: r, mean, first_row, out, strip } = self;
         let row = |y: usize| &image[y * w..][..w];
         let pad = row_pad(w, r);
+        let scan = PrefixSum::new(simd);
         start_columns(simd, image, w, h, r, first_row, &mut strip.columns[pad..][..w], &mut strip.entering);
         for (y, out_row) in (first_row..).zip(out.chunks_exact_mut(w)) {
             if y > first_row {
@@ -152,7 +155,7 @@ impl<P: Pixel> WithLevel for StripOp<'_, P> {
                 slide_columns(simd, &mut strip.columns[pad..][..w], leaving, entering);
             }
             fill_edges(&mut strip.columns, pad, w);
-            slide_along_row(simd, &strip.columns, w, r, &mut strip.sums);
+            slide_along_row(simd, &scan, &strip.columns, w, r, &mut strip.sums);
             P::mean(simd, &mut strip.sums[..w], mean, out_row);
         }
     }
@@ -179,7 +182,7 @@ fn slide_columns<T: Sum, L: Level>(simd: L, columns: &mut [T], leaving: &[T], en
 /// (summed directly), every other lane the difference D[x] of its window from the one before;
 /// prefix sums of those, plus the last window sum of the vector before, are the window sums.
 #[inline(always)]
-fn slide_along_row<T: Sum, L: Level>(simd: L, columns: &[T], w: usize, r: usize, sums: &mut [T]) {
+fn slide_along_row<T: Sum, L: Level>(simd: L, scan: &PrefixSum<L>, columns: &[T], w: usize, r: usize, sums: &mut [T]) {
     let lanes = L::F32_LANES;
     let pad = row_pad(w, r);
     // columns[i] = S'[clamp(i - pad)], and the clamped radius is pad - 1, so
@@ -192,7 +195,7 @@ fn slide_along_row<T: Sum, L: Level>(simd: L, columns: &[T], w: usize, r: usize,
         if x == 0 {
             d = T::with_first(simd, d, first);
         }
-        let running = T::prefix_sum(simd, d);
+        let running = T::prefix_sum(simd, scan, d);
         T::store::<L>(out, T::add_lanes(simd, running, carry));
         // Off the store's path: the next vector's carry does not wait for this one's.
         carry = T::add_lanes(simd, carry, T::broadcast_last(simd, running));
@@ -231,10 +234,7 @@ fn start_columns<P: Pixel, L: Level>(
 }
 
 /// The window sum of radius `r` centred on the first of `values`, with the replicate border:
-/// values[0] counted r + 1 times (itself and the r taps before the edge), the values inside the
-/// window, the last value once for each tap past the far edge. O(min(r, len)).
+/// each value the window reads times the taps that read it. O(min(r, len)), whatever `r`.
 fn first_window<T: Sum>(values: &[T], r: usize) -> T {
-    let last_inside = r.min(values.len() - 1);
-    let inside = values[1..=last_inside].iter().fold(values[0].times(r + 1), |sum, &v| sum + v);
-    inside + values[values.len() - 1].times(r - last_inside)
+    window_rows(0, r, values.len()).fold(T::default(), |sum, (i, taps)| sum + values[i].times(taps))
 }

@@ -1,13 +1,11 @@
 //! Every variant against the f64 reference on the shared edge-size matrix, at every level this
-//! CPU has and on one and two threads, plus the backend's own contract (tunables, uploads, the
-//! level and threads it reports).
+//! CPU has and on one and two threads, plus the shared backend contract and this backend's own
+//! (the `isa` and `threads` tunables, the level and threads it reports, windows past the image).
 
 use crate::isa::Isa;
 use crate::SimdBackend;
-use dspbench_conformance::SEED;
 use dspbench_core::{
-    generate_input, Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem,
-    Workload,
+    Algorithm, Availability, Backend, DType, Error, Image, Input, Params, Pixels, PlanRequest, Problem, Workload,
 };
 
 fn plan_with(variant: &str, problem: Problem, tunables: &Params) -> Result<Box<dyn Algorithm>, Error> {
@@ -42,22 +40,9 @@ fn check(variant: &str, problem: Problem, tunables: &Params) {
     assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} [{tunables}]");
 }
 
-/// One test per variant, so `cargo test -p dspbench-simd box` picks them out and they run in
-/// parallel; `every_variant_has_a_conformance_test` makes sure a new variant cannot be listed
-/// without a line here.
-macro_rules! conformance_tests {
-    ($($test:ident: $workload:ident $variant:literal;)*) => {
-        $(
-            #[test]
-            fn $test() {
-                suite(Workload::$workload, $variant);
-            }
-        )*
-        const TESTED: &[(Workload, &str)] = &[$((Workload::$workload, $variant)),*];
-    };
-}
-
-conformance_tests! {
+dspbench_conformance::conformance_tests! {
+    suite: suite;
+    backend: SimdBackend;
     conv1d_direct: Conv1d "direct";
     conv1d_fft: Conv1d "fft";
     box_filter_direct: BoxFilter "direct";
@@ -68,9 +53,9 @@ conformance_tests! {
 }
 
 #[test]
-fn every_variant_has_a_conformance_test() {
-    let listed: Vec<_> = SimdBackend.variants().iter().map(|v| (v.workload, v.name)).collect();
-    assert_eq!(listed, TESTED);
+fn keeps_the_backend_contract() {
+    dspbench_conformance::assert_refuses_unknown_tunables(&SimdBackend);
+    dspbench_conformance::assert_life_cycle(&SimdBackend);
 }
 
 #[test]
@@ -80,60 +65,16 @@ fn every_variant_reads_isa_and_threads() {
     }
 }
 
-/// A small problem of `workload`, and another of the same workload that differs in one size.
-fn small_problems(workload: Workload) -> (Problem, Problem) {
-    match workload {
-        Workload::Conv1d => (Problem::Conv1d { n: 16, m: 3 }, Problem::Conv1d { n: 17, m: 3 }),
-        Workload::BoxFilter => (
-            Problem::BoxFilter { width: 8, height: 4, window: 3, dtype: DType::U8 },
-            Problem::BoxFilter { width: 8, height: 4, window: 5, dtype: DType::U8 },
-        ),
-        Workload::Conv2d => (
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::F32 },
-            Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
-        ),
-        Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
-    }
-}
-
-#[test]
-fn unknown_tunable_is_an_input_error_naming_it() {
-    let tunables = Params::new().with("tile_w", 64usize);
-    for variant in SimdBackend.variants() {
-        let (problem, _) = small_problems(variant.workload);
-        match plan_with(variant.name, problem, &tunables) {
-            Err(Error::Input(msg)) => assert!(msg.contains("`tile_w`"), "{msg}"),
-            other => panic!("{} `{}`: expected an Input error, got {:?}", variant.workload, variant.name, other.err()),
-        }
-    }
-}
-
 #[test]
 fn bad_isa_and_threads_are_input_errors_and_a_missing_level_is_unsupported() {
     let foreign = if cfg!(target_arch = "aarch64") { "avx2" } else { "neon" };
     for variant in SimdBackend.variants() {
-        let (problem, _) = small_problems(variant.workload);
+        let (problem, _) = dspbench_conformance::small_problems(variant.workload);
         for bad in [Params::new().with("isa", "mmx"), Params::new().with("threads", 0i64)] {
             assert!(matches!(plan_with(variant.name, problem, &bad), Err(Error::Input(_))), "{} [{bad}]", variant.name);
         }
         let missing = Params::new().with("isa", foreign);
         assert!(matches!(plan_with(variant.name, problem, &missing), Err(Error::Unsupported(_))), "{}", variant.name);
-    }
-}
-
-#[test]
-fn upload_refuses_an_input_of_another_problem() {
-    for variant in SimdBackend.variants() {
-        let (planned, other) = small_problems(variant.workload);
-        let mut algorithm = plan(variant.name, planned).expect("plan");
-        match algorithm.upload(&generate_input(&other, SEED)) {
-            Err(Error::Input(msg)) => assert!(msg.contains("planned for"), "{msg}"),
-            result => panic!("{} `{}`: expected an Input error, got {result:?}", variant.workload, variant.name),
-        }
-        let wrong_workload = generate_input(&Problem::Conv1d { n: 4, m: 2 }, SEED);
-        if variant.workload != Workload::Conv1d {
-            assert!(matches!(algorithm.upload(&wrong_workload), Err(Error::Input(_))));
-        }
     }
 }
 
@@ -150,22 +91,13 @@ fn upload_refuses_buffers_that_do_not_fit_their_shape() {
 }
 
 #[test]
-fn run_and_download_before_upload_are_errors() {
-    for variant in SimdBackend.variants() {
-        let mut algorithm = plan(variant.name, small_problems(variant.workload).0).expect("plan");
-        assert!(algorithm.run().is_err());
-        assert!(algorithm.download().is_err());
-    }
-}
-
-#[test]
 fn reports_the_level_and_the_threads_it_uses() {
     let Availability::Ready { devices } = SimdBackend.availability() else { panic!("simd is always ready") };
     assert_eq!(devices.len(), 1);
     let best = Isa::best().name();
     assert_eq!(devices[0].details.get("isa").map(String::as_str), Some(best));
     for variant in SimdBackend.variants() {
-        let (problem, _) = small_problems(variant.workload);
+        let (problem, _) = dspbench_conformance::small_problems(variant.workload);
         let one = Params::new().with("isa", "scalar").with("threads", 1usize);
         let info = plan_with(variant.name, problem, &one).expect("plan").exec_info();
         assert_eq!((info.isa.as_deref(), info.threads), (Some("scalar"), Some(1)), "{}", variant.name);
@@ -221,5 +153,28 @@ fn large_transforms_share_their_passes_and_agree_with_one_thread() {
     let problem = Problem::Fft { size: 1 << 16, batch: 1 };
     for threads in [1usize, 2, 3] {
         check("stockham", problem, &Params::new().with("threads", threads));
+    }
+}
+
+#[test]
+fn box_filter_refuses_u8_windows_whose_sum_could_overflow() {
+    let problem = |window| Problem::BoxFilter { width: 2, height: 2, window, dtype: DType::U8 };
+    for variant in ["direct", "recursive"] {
+        assert!(plan(variant, problem(4099)).is_ok());
+        assert!(matches!(plan(variant, problem(4101)), Err(Error::Unsupported(_))), "box-filter `{variant}`");
+    }
+}
+
+#[test]
+fn box_filter_takes_windows_far_larger_than_the_image() {
+    // The largest exact u8 window, and an f32 window of 10^10 taps per pixel: both variants count
+    // the taps past the edges instead of reading them, so neither time nor memory grows with the
+    // window.
+    for variant in ["direct", "recursive"] {
+        for threads in [1usize, 2] {
+            let tunables = Params::new().with("threads", threads);
+            check(variant, Problem::BoxFilter { width: 5, height: 3, window: 4099, dtype: DType::U8 }, &tunables);
+            check(variant, Problem::BoxFilter { width: 37, height: 70, window: 100_001, dtype: DType::F32 }, &tunables);
+        }
     }
 }

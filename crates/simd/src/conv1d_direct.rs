@@ -58,6 +58,7 @@ struct Conv1dDirect {
 
 impl Kernel for Conv1dDirect {
     type Out = f32;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };

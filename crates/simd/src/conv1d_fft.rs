@@ -26,31 +26,30 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     domain: Domain::Any,
 };
 
-/// Transform lengths considered for blocks, as powers of two: from 64 points to 65536 (a
-/// transform and its two buffers stay within a core's L2 cache).
-const MIN_LEN_BITS: u32 = 6;
+/// Longest transform chosen when a shorter one fits the filter, as a power of two: 65536 points
+/// (a transform and its buffers stay within a core's L2 cache).
 const MAX_LEN_BITS: u32 = 16;
 
 /// Fewest block pairs per chunk of work.
 const MIN_CHUNK_PAIRS: usize = 4;
 
-/// The transform length L for a signal of `n` and a filter of `m` samples.
-///
-/// When the whole output (n + m - 1) fits in one transform of at most 2^MAX_LEN_BITS, that one
-/// transform does it. Otherwise L is the power of two at least 2m that does the least FFT work
-/// per output sample, L log2 L / (L - m + 1): long enough that little of each transform is
-/// spent on the filter's overlap, short enough that the log factor stays small.
+/// The transform length L for a signal of `n` and a filter of `m` samples: the power of two, at
+/// least m (so a block has B = L - m + 1 >= 1 samples), that needs the least work for the whole
+/// signal, counted per pair of blocks as two transforms of L (log2 L + 2) (the butterflies, and
+/// about two passes more for packing, the spectrum product and the read-out) plus a fixed cost
+/// per transform. Long transforms waste less of each on the filter's overlap, short ones pay a
+/// smaller log factor; lengths past 2^MAX_LEN_BITS only when the filter needs them, and none past
+/// the whole output's.
 fn fft_len(n: usize, m: usize) -> usize {
-    let full = n + m - 1;
-    let smallest = (2 * m).next_power_of_two().max(1 << MIN_LEN_BITS);
-    if full <= smallest || full <= 1 << MAX_LEN_BITS {
-        return full.next_power_of_two();
-    }
-    let cost = |len: usize| len as f64 * (len as f64).log2() / (len - m + 1) as f64;
-    (smallest.trailing_zeros()..=MAX_LEN_BITS.max(smallest.trailing_zeros()))
-        .map(|bits| 1usize << bits)
-        .min_by(|a, b| cost(*a).total_cmp(&cost(*b)))
-        .unwrap_or(smallest)
+    /// The fixed cost of a transform (a call, a dispatch, its loops' set-up), in butterfly-element units.
+    const PER_TRANSFORM: usize = 64;
+    let bits = |len: usize| len.next_power_of_two().trailing_zeros();
+    let (shortest, longest) = (bits(m), bits(n + m - 1).min(MAX_LEN_BITS.max(bits(2 * m))));
+    let work = |len: usize| {
+        let pairs = n.div_ceil(len - m + 1).div_ceil(2);
+        2 * pairs * (len * (len.trailing_zeros() as usize + 2) + PER_TRANSFORM)
+    };
+    (shortest..=longest.max(shortest)).map(|b| 1usize << b).min_by_key(|&len| work(len)).unwrap_or(1 << shortest)
 }
 
 pub(crate) fn plan(problem: &Problem, id: AlgorithmId, cpu: Cpu) -> Result<Box<dyn Algorithm>, Error> {
@@ -108,6 +107,7 @@ impl Conv1dFft {
 
 impl Kernel for Conv1dFft {
     type Out = f32;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
@@ -231,21 +231,20 @@ impl WithLevel for ConjugateProduct<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::fft_len;
+    use super::{fft_len, MAX_LEN_BITS};
 
     #[test]
-    fn fft_len_follows_the_documented_rule() {
-        // Whole output in one transform.
-        assert_eq!(fft_len(1, 1), 1);
-        assert_eq!(fft_len(33, 1), 64);
-        assert_eq!(fft_len(1000, 513), 2048);
-        assert_eq!(fft_len(60_000, 8), 65_536);
-        // Blocks: the cheapest power of two per output.
+    fn fft_len_is_the_cheapest_power_of_two_that_fits_the_filter() {
+        // Small problems: one pair of transforms, for one block or two.
+        assert_eq!(fft_len(33, 1), 32);
+        assert_eq!(fft_len(1000, 513), 1024);
+        // Long signals: blocks, the length growing with the filter.
         assert_eq!(fft_len(1_000_000, 512), 4096);
-        assert_eq!(fft_len(1_000_000, 8), 64);
-        for m in [1, 3, 64, 513, 4097] {
+        assert!((64..=256).contains(&fft_len(1_000_000, 8)));
+        for m in [1, 3, 64, 513, 4097, 100_000] {
             let len = fft_len(10_000_000, m);
-            assert!(len >= 2 * m && len.is_power_of_two(), "m {m}: {len}");
+            assert!(len >= m && len.is_power_of_two(), "m {m}: {len}");
+            assert!(len <= (1 << MAX_LEN_BITS).max((2 * m).next_power_of_two()), "m {m}: {len}");
         }
     }
 }

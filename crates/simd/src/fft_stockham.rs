@@ -62,6 +62,7 @@ struct FftStockham {
 
 impl Kernel for FftStockham {
     type Out = Complex32;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };

@@ -70,6 +70,7 @@ struct FftVendor {
 
 impl Kernel for FftVendor {
     type Out = Complex32;
+    type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };

@@ -2,8 +2,9 @@
 //!
 //! Every kernel of this crate is one generic function over [`Level`] (pulp's `Simd`, see
 //! `level.rs`); an [`Isa`] holds the pulp token of one level, which exists only if the CPU running
-//! the program has that level, and [`Isa::dispatch`] runs a kernel compiled for it. Nothing depends on the CPU that built the
-//! binary: a build on an AVX-512 machine runs on an AVX2-only one and picks `avx2` there.
+//! the program has that level, and [`Isa::dispatch`] runs a kernel compiled for it. Nothing
+//! depends on the CPU that built the binary: a build on an AVX-512 machine runs on an AVX2-only
+//! one and picks `avx2` there.
 //!
 //! | `isa` | pulp token | instructions |
 //! |---|---|---|

@@ -8,8 +8,9 @@
 //!   order the FFT's first pass must store).
 //! * Lanes shifted up with zeros coming in, and the last lane in every lane: the steps of an
 //!   in-register prefix sum and its carry to the next vector. pulp has only rotations, which on
-//!   SSE4.2 go through memory lane by lane; one shift or permute instruction does either here
-//!   (on AVX2 the shift stays pulp's rotation with the wrapped lanes masked off).
+//!   SSE4.2 go through memory lane by lane and on AVX2 take several instructions; there and on
+//!   NEON one or two shifts do it (on AVX-512 pulp's rotation with the wrapped lanes masked off),
+//!   and one permute broadcasts.
 //! * A multiply-add that is one instruction where the level has FMA and a multiply and an add
 //!   where it has not: pulp's `mul_add_f32s` is always fused, so on SSE4.2 it falls back to a
 //!   software fused multiply-add per lane, many times slower than the two instructions.
@@ -26,14 +27,13 @@ pub(crate) trait Level: Simd {
     fn broadcast_last_f32s(self, v: Self::f32s) -> Self::f32s;
 
     /// `v` moved up `k` lanes (lane i takes lane i - k), zeros in the lowest `k`; `k` is a power
-    /// of two below the lane count.
+    /// of two below the lane count, and `keep` has all bits set from lane `k` up, none below.
     ///
-    /// By default pulp's rotation with the wrapped-around lanes cleared by an AND with a constant
-    /// (all ones from lane `k` up), which LLVM folds to one permute and one AND.
+    /// By default pulp's rotation with the wrapped-around lanes cleared by an AND with `keep`
+    /// (LLVM makes that a permute and a masked move; made once by the caller, since LLVM does not
+    /// hoist pulp's mask tables out of a loop). Levels with a lane-shift instruction use it.
     #[inline(always)]
-    fn shift_up_u32s(self, v: Self::u32s, k: usize) -> Self::u32s {
-        let from_k = self.mask_between_m32s(k as u32, Self::U32_LANES as u32).mask();
-        let keep = self.select_u32s(from_k, self.splat_u32s(u32::MAX), self.splat_u32s(0));
+    fn shift_up_u32s(self, v: Self::u32s, k: usize, keep: Self::u32s) -> Self::u32s {
         self.and_u32s(self.rotate_right_u32s(v, k), keep)
     }
 
@@ -101,7 +101,7 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn shift_up_u32s(self, v: Self::u32s, k: usize) -> Self::u32s {
+        fn shift_up_u32s(self, v: Self::u32s, k: usize, _: Self::u32s) -> Self::u32s {
             let v = cast(v);
             match k {
                 1 => cast(self.sse2._mm_slli_si128::<4>(v)),
@@ -131,6 +131,21 @@ mod x86 {
         #[inline(always)]
         fn broadcast_last_f32s(self, v: Self::f32s) -> Self::f32s {
             cast(self.avx2._mm256_permutevar8x32_ps(cast(v), self.avx._mm256_set1_epi32(7)))
+        }
+
+        /// pulp's AVX2 rotation emulates a 256-bit byte shuffle in several instructions. Here
+        /// `low` = [0 | low half of v], and each 128-bit half of the result is the matching halves
+        /// of (v, low) joined and shifted: the lanes of v moved up, the low half's top ones crossing.
+        #[inline(always)]
+        fn shift_up_u32s(self, v: Self::u32s, k: usize, _: Self::u32s) -> Self::u32s {
+            let v = cast(v);
+            let low = self.avx2._mm256_permute2x128_si256::<0x08>(v, v);
+            match k {
+                1 => cast(self.avx2._mm256_alignr_epi8::<12>(v, low)),
+                2 => cast(self.avx2._mm256_alignr_epi8::<8>(v, low)),
+                4 => cast(low),
+                _ => unreachable!("8 lanes shift by 1, 2 or 4, not {k}"),
+            }
         }
     }
 
@@ -173,7 +188,7 @@ mod aarch64 {
 
         /// `ext` of zeros and `v`: the 4 lanes starting 4 - k into the pair.
         #[inline(always)]
-        fn shift_up_u32s(self, v: Self::u32s, k: usize) -> Self::u32s {
+        fn shift_up_u32s(self, v: Self::u32s, k: usize, _: Self::u32s) -> Self::u32s {
             let (v, zero) = (cast(v), self.neon.vdupq_n_u32(0));
             match k {
                 1 => cast(self.neon.vextq_u32::<3>(zero, v)),

@@ -17,6 +17,7 @@ mod kernel;
 mod level;
 mod pixel;
 mod stockham;
+mod sum;
 mod threads;
 mod vector;
 
@@ -61,7 +62,7 @@ const VARIANTS: [(VariantInfo, Planner); 7] = [
 
 /// The name of the one device: the CPU's architecture (the model name is recorded in machine.json).
 fn device_name() -> String {
-    format!("{} cpu", std::env::consts::ARCH)
+    dspbench_host::cpu::model_name().to_string()
 }
 
 impl Backend for SimdBackend {

@@ -1,17 +1,13 @@
 //! The two image element types, u8 and f32, and what the image kernels need of each: the type
-//! box-filter window sums accumulate in (exact u32 for u8, f32 for f32) with its vector
-//! arithmetic, and how a convolution result or a window mean becomes a pixel.
+//! box-filter window sums accumulate in (exact u32 for u8, f32 for f32; see `sum.rs`), and how
+//! a convolution result or a window mean becomes a pixel.
 
 use crate::divide::Divider;
 use crate::kernel::Element;
 use crate::level::Level;
-use crate::vector::{
-    load_f32s, load_u32s, prefix_sum_f32s, prefix_sum_u32s, round_to_u8, store_f32s, store_u32s, widen_u8_to_f32,
-    widen_u8_to_u32,
-};
+use crate::sum::Sum;
+use crate::vector::{load_f32s, round_to_u8, store_f32s, widen_u8_to_f32, widen_u8_to_u32};
 use dspbench_core::{DType, Error, Pixels, MAX_ELEMENTS};
-use pulp::bytemuck::cast;
-use std::ops::{Add, Sub};
 
 pub(crate) trait Pixel: Element + Default {
     const DTYPE: DType;
@@ -43,7 +39,7 @@ pub(crate) trait Pixel: Element + Default {
     /// The mean of windows of `area` pixels.
     fn mean_of(area: u64) -> Self::Mean;
 
-    /// Window means of `sums` as pixels (`dst` as long as `sums`, which is overwritten).
+    /// Window means of `sums` as pixels (`dst` as long as `sums`, which may be overwritten).
     fn mean<L: Level>(simd: L, sums: &mut [Self::Sum], mean: Self::Mean, dst: &mut [Self]);
 }
 
@@ -61,7 +57,7 @@ impl Pixel for u8 {
 
     // Largest odd m with 255.5 m^2 <= u32::MAX: the window sum (255 m^2) and the rounding
     // (sum + m^2 / 2) both stay in u32. The same bound as `dspbench-scalar`.
-    const MAX_WINDOW: usize = 4099;
+    const MAX_WINDOW: usize = dspbench_host::MAX_U8_WINDOW;
 
     fn slice(pixels: &Pixels) -> Option<&[u8]> {
         match pixels {
@@ -172,119 +168,6 @@ impl Pixel for f32 {
         for (d, &s) in pixels.into_remainder().iter_mut().zip(&sums[done..]) {
             *d = s * scale;
         }
-    }
-}
-
-/// A window-sum type and its vector arithmetic (u32 lanes wrap, which is harmless: every running
-/// sum of u8 pixels ends at a true window sum, which fits).
-pub(crate) trait Sum: Copy + Default + Send + Sync + Add<Output = Self> + Sub<Output = Self> + 'static {
-    type Lanes<L: Level>: Copy;
-
-    /// `self` added `count` times (a clamped window reads an edge pixel repeatedly).
-    fn times(self, count: usize) -> Self;
-
-    fn splat<L: Level>(simd: L, value: Self) -> Self::Lanes<L>;
-    fn load<L: Level>(src: &[Self]) -> Self::Lanes<L>;
-    fn store<L: Level>(dst: &mut [Self], value: Self::Lanes<L>);
-    fn add_lanes<L: Level>(simd: L, a: Self::Lanes<L>, b: Self::Lanes<L>) -> Self::Lanes<L>;
-    fn sub_lanes<L: Level>(simd: L, a: Self::Lanes<L>, b: Self::Lanes<L>) -> Self::Lanes<L>;
-    /// `a * count`, lane by lane.
-    fn times_lanes<L: Level>(simd: L, a: Self::Lanes<L>, count: usize) -> Self::Lanes<L>;
-    fn prefix_sum<L: Level>(simd: L, v: Self::Lanes<L>) -> Self::Lanes<L>;
-    fn broadcast_last<L: Level>(simd: L, v: Self::Lanes<L>) -> Self::Lanes<L>;
-    /// `v` with lane 0 replaced by `first`.
-    fn with_first<L: Level>(simd: L, v: Self::Lanes<L>, first: Self) -> Self::Lanes<L>;
-}
-
-impl Sum for u32 {
-    type Lanes<L: Level> = L::u32s;
-
-    fn times(self, count: usize) -> u32 {
-        // Box windows are at most u8::MAX_WINDOW, so the count and the product fit.
-        self * count as u32
-    }
-
-    #[inline(always)]
-    fn splat<L: Level>(simd: L, value: u32) -> L::u32s {
-        simd.splat_u32s(value)
-    }
-    #[inline(always)]
-    fn load<L: Level>(src: &[u32]) -> L::u32s {
-        load_u32s::<L>(src)
-    }
-    #[inline(always)]
-    fn store<L: Level>(dst: &mut [u32], value: L::u32s) {
-        store_u32s::<L>(dst, value);
-    }
-    #[inline(always)]
-    fn add_lanes<L: Level>(simd: L, a: L::u32s, b: L::u32s) -> L::u32s {
-        simd.add_u32s(a, b)
-    }
-    #[inline(always)]
-    fn sub_lanes<L: Level>(simd: L, a: L::u32s, b: L::u32s) -> L::u32s {
-        simd.sub_u32s(a, b)
-    }
-    #[inline(always)]
-    fn times_lanes<L: Level>(simd: L, a: L::u32s, count: usize) -> L::u32s {
-        simd.mul_u32s(a, simd.splat_u32s(count as u32))
-    }
-    #[inline(always)]
-    fn prefix_sum<L: Level>(simd: L, v: L::u32s) -> L::u32s {
-        prefix_sum_u32s(simd, v)
-    }
-    #[inline(always)]
-    fn broadcast_last<L: Level>(simd: L, v: L::u32s) -> L::u32s {
-        // A permute moves bits, whatever they mean.
-        cast(simd.broadcast_last_f32s(cast(v)))
-    }
-    #[inline(always)]
-    fn with_first<L: Level>(simd: L, v: L::u32s, first: u32) -> L::u32s {
-        simd.select_u32s(simd.mask_between_m32s(0, 1).mask(), simd.splat_u32s(first), v)
-    }
-}
-
-impl Sum for f32 {
-    type Lanes<L: Level> = L::f32s;
-
-    fn times(self, count: usize) -> f32 {
-        self * count as f32
-    }
-
-    #[inline(always)]
-    fn splat<L: Level>(simd: L, value: f32) -> L::f32s {
-        simd.splat_f32s(value)
-    }
-    #[inline(always)]
-    fn load<L: Level>(src: &[f32]) -> L::f32s {
-        load_f32s::<L>(src)
-    }
-    #[inline(always)]
-    fn store<L: Level>(dst: &mut [f32], value: L::f32s) {
-        store_f32s::<L>(dst, value);
-    }
-    #[inline(always)]
-    fn add_lanes<L: Level>(simd: L, a: L::f32s, b: L::f32s) -> L::f32s {
-        simd.add_f32s(a, b)
-    }
-    #[inline(always)]
-    fn sub_lanes<L: Level>(simd: L, a: L::f32s, b: L::f32s) -> L::f32s {
-        simd.sub_f32s(a, b)
-    }
-    #[inline(always)]
-    fn times_lanes<L: Level>(simd: L, a: L::f32s, count: usize) -> L::f32s {
-        simd.mul_f32s(a, simd.splat_f32s(count as f32))
-    }
-    #[inline(always)]
-    fn prefix_sum<L: Level>(simd: L, v: L::f32s) -> L::f32s {
-        prefix_sum_f32s(simd, v)
-    }
-    #[inline(always)]
-    fn broadcast_last<L: Level>(simd: L, v: L::f32s) -> L::f32s {
-        simd.broadcast_last_f32s(v)
-    }
-    #[inline(always)]
-    fn with_first<L: Level>(simd: L, v: L::f32s, first: f32) -> L::f32s {
-        simd.select_f32s(simd.mask_between_m32s(0, 1).mask(), simd.splat_f32s(first), v)
     }
 }
 

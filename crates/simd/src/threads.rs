@@ -51,9 +51,9 @@ impl Workers {
         self.threads
     }
 
-    /// How many chunks to cut `items` units of work into: one per `CHUNKS_PER_THREAD`-th of a
-    /// thread's share, but none smaller than `min_items` (each chunk has a fixed cost: halo
-    /// rows, a running sum to start, a scratch buffer), and at least one.
+    /// How many chunks to cut `items` units of work into: `CHUNKS_PER_THREAD` per thread (one
+    /// on one thread), but none smaller than `min_items` (each chunk has a fixed cost: halo rows,
+    /// a running sum to start, a scratch buffer), and at least one.
     pub(crate) fn chunks(&self, items: usize, min_items: usize) -> usize {
         if self.threads == 1 {
             return 1;

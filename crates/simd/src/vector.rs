@@ -55,27 +55,43 @@ pub(crate) fn scale_c32s<S: Simd>(simd: S, z: S::c32s, c: f32) -> S::c32s {
     }
 }
 
-/// Inclusive prefix sums of the lanes of `v` (lane i becomes v[0] + ... + v[i]), in log2(lanes)
-/// shift-and-add steps.
-#[inline(always)]
-pub(crate) fn prefix_sum_f32s<L: Level>(simd: L, mut v: L::f32s) -> L::f32s {
-    let mut k = 1;
-    while k < L::F32_LANES {
-        v = simd.add_f32s(v, cast(simd.shift_up_u32s(cast(v), k)));
-        k *= 2;
-    }
-    v
+/// Inclusive prefix sums of the lanes of a vector (lane i becomes v[0] + ... + v[i]), in
+/// log2(lanes) steps of shift and add. Made once per row, with the masks the shifts need.
+pub(crate) struct PrefixSum<L: Level> {
+    /// For the shift by 2^i: all bits set in lanes 2^i and up, none below.
+    keep: [L::u32s; 4],
 }
 
-/// [`prefix_sum_f32s`] for u32 lanes, wrapping like every u32 running sum here.
-#[inline(always)]
-pub(crate) fn prefix_sum_u32s<L: Level>(simd: L, mut v: L::u32s) -> L::u32s {
-    let mut k = 1;
-    while k < L::U32_LANES {
-        v = simd.add_u32s(v, simd.shift_up_u32s(v, k));
-        k *= 2;
+impl<L: Level> PrefixSum<L> {
+    #[inline(always)]
+    pub(crate) fn new(simd: L) -> Self {
+        let (ones, zero) = (simd.splat_u32s(u32::MAX), simd.splat_u32s(0));
+        let keep = |i: u32| simd.select_u32s(simd.mask_between_m32s(1 << i, L::U32_LANES as u32).mask(), ones, zero);
+        PrefixSum { keep: [keep(0), keep(1), keep(2), keep(3)] }
     }
-    v
+
+    /// The shifts by 1, 2, 4, .. below the lane count, with their masks.
+    #[inline(always)]
+    fn steps(&self) -> impl Iterator<Item = (usize, L::u32s)> + '_ {
+        self.keep.iter().enumerate().map(|(i, &keep)| (1 << i, keep)).take_while(|&(k, _)| k < L::U32_LANES)
+    }
+
+    #[inline(always)]
+    pub(crate) fn f32s(&self, simd: L, mut v: L::f32s) -> L::f32s {
+        for (k, keep) in self.steps() {
+            v = simd.add_f32s(v, cast(simd.shift_up_u32s(cast(v), k, keep)));
+        }
+        v
+    }
+
+    /// Wrapping, like every u32 running sum here.
+    #[inline(always)]
+    pub(crate) fn u32s(&self, simd: L, mut v: L::u32s) -> L::u32s {
+        for (k, keep) in self.steps() {
+            v = simd.add_u32s(v, simd.shift_up_u32s(v, k, keep));
+        }
+        v
+    }
 }
 
 /// `dst[i] = src[i]` as f32, for the whole of `dst` (`src` at least as long).
@@ -146,12 +162,13 @@ mod tests {
         #[inline(always)]
         fn with_level<S: Level>(self, simd: S) {
             let lanes = S::U32_LANES;
+            let scan = PrefixSum::new(simd);
             let v = load_u32s::<S>(self.0);
-            store_u32s::<S>(self.1, prefix_sum_u32s(simd, v));
+            store_u32s::<S>(self.1, scan.u32s(simd, v));
             let f: Vec<f32> = self.0[..lanes].iter().map(|&x| x as f32).collect();
             let fv = load_f32s::<S>(&f);
             let mut out = vec![0.0f32; lanes];
-            store_f32s::<S>(&mut out, prefix_sum_f32s(simd, fv));
+            store_f32s::<S>(&mut out, scan.f32s(simd, fv));
             let expected: Vec<f32> = self.1[..lanes].iter().map(|&x| x as f32).collect();
             assert_eq!(out, expected);
             store_f32s::<S>(&mut out, simd.broadcast_last_f32s(fv));

@@ -1,24 +1,38 @@
-//! The part every scalar variant shares: the [`Algorithm`] life cycle (problem check, poisoned
-//! output, run-before-upload guard, download), so each variant file only holds its arithmetic.
+//! The [`Algorithm`] life cycle of a CPU kernel (problem check, poisoned output, run-before-upload
+//! guard, download), so each variant file only holds its arithmetic.
 
 use dspbench_core::{
     Algorithm, AlgorithmId, Complex32, Error, ExecInfo, Input, Output, Problem, RunTime, Transfer, VariantInfo,
 };
 use std::collections::BTreeMap;
 
+/// What a kernel runs on (one scalar thread; an ISA level and a thread pool), fixed at plan
+/// time, and how that reads in the records.
+pub trait ExecContext: Send + 'static {
+    /// The execution facts of a kernel that cuts a run into `chunks` pieces of work.
+    fn exec_info(&self, chunks: usize, details: BTreeMap<String, String>) -> ExecInfo;
+}
+
 /// One variant's arithmetic for one planned problem. Every buffer it needs is allocated when
 /// it is built (plan time), so `load` and `compute` only copy and compute.
-pub(crate) trait Kernel: Send + 'static {
+pub trait Kernel: Send + 'static {
     /// Element type of the output buffer.
     type Out: Element;
+    /// What it runs on.
+    type Context: ExecContext;
 
     /// Copies the data of `input` into the kernel's own buffers, and derives from it anything
     /// that depends on the data alone (a filter spectrum). `input` is of the planned problem.
-    fn load(&mut self, input: &Input) -> Result<(), Error>;
+    fn load(&mut self, input: &Input, context: &Self::Context) -> Result<(), Error>;
 
     /// Computes the whole output from the loaded input. Must not allocate, and must write
     /// every element: `out` holds the previous run's result (or poison), never zeros.
-    fn compute(&mut self, out: &mut [Self::Out]);
+    fn compute(&mut self, out: &mut [Self::Out], context: &Self::Context);
+
+    /// How many pieces a run is cut into: the most threads it can keep busy.
+    fn chunks(&self) -> usize {
+        1
+    }
 
     /// Choices the kernel made at plan time, recorded with every result.
     fn details(&self) -> BTreeMap<String, String> {
@@ -27,7 +41,7 @@ pub(crate) trait Kernel: Send + 'static {
 }
 
 /// An element type an [`Output`] can hold.
-pub(crate) trait Element: Copy + Send + 'static {
+pub trait Element: Copy + Send + Sync + 'static {
     /// The buffer of `output`, if it holds this type.
     fn from_output(output: Output) -> Option<Vec<Self>>;
     fn into_output(values: Vec<Self>) -> Output;
@@ -70,17 +84,18 @@ impl Element for Complex32 {
 }
 
 /// A kernel wrapped as an [`Algorithm`].
-pub(crate) struct Planned<K: Kernel> {
+pub struct Planned<K: Kernel> {
     id: AlgorithmId,
     problem: Problem,
+    context: K::Context,
     kernel: K,
     /// `None` until the first upload.
     output: Option<Vec<K::Out>>,
 }
 
 impl<K: Kernel> Planned<K> {
-    pub(crate) fn boxed(id: AlgorithmId, problem: Problem, kernel: K) -> Box<dyn Algorithm> {
-        Box::new(Planned { id, problem, kernel, output: None })
+    pub fn boxed(id: AlgorithmId, problem: Problem, context: K::Context, kernel: K) -> Box<dyn Algorithm> {
+        Box::new(Planned { id, problem, context, kernel, output: None })
     }
 
     fn not_uploaded(&self, call: &str) -> Error {
@@ -94,7 +109,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
     }
 
     fn exec_info(&self) -> ExecInfo {
-        ExecInfo { isa: Some("scalar".to_string()), threads: Some(1), details: self.kernel.details() }
+        self.context.exec_info(self.kernel.chunks(), self.kernel.details())
     }
 
     fn upload(&mut self, input: &Input) -> Result<Transfer, Error> {
@@ -107,7 +122,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
         }
         // A failed load can leave the kernel's buffers half written: no run until one succeeds.
         self.output = None;
-        self.kernel.load(input)?;
+        self.kernel.load(input, &self.context)?;
         let output = K::Out::from_output(Output::poisoned(&self.problem)).ok_or_else(|| {
             Error::device(format!(
                 "internal: `{}` keeps outputs of another type than {}",
@@ -120,7 +135,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
 
     fn run(&mut self) -> Result<RunTime, Error> {
         let Some(output) = self.output.as_mut() else { return Err(self.not_uploaded("run")) };
-        self.kernel.compute(output);
+        self.kernel.compute(output, &self.context);
         Ok(RunTime::default())
     }
 
@@ -132,7 +147,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
 
 /// Copies a user buffer into a kernel's preallocated one. The lengths are checked here rather
 /// than trusted: an [`Input`]'s fields are public, so its buffers need not match its own shape.
-pub(crate) fn copy_checked<T: Copy>(dst: &mut [T], src: &[T], what: &str) -> Result<(), Error> {
+pub fn copy_checked<T: Copy>(dst: &mut [T], src: &[T], what: &str) -> Result<(), Error> {
     if dst.len() != src.len() {
         return Err(Error::input(format!("{what} has {} elements, the problem needs {}", src.len(), dst.len())));
     }
@@ -142,6 +157,6 @@ pub(crate) fn copy_checked<T: Copy>(dst: &mut [T], src: &[T], what: &str) -> Res
 
 /// The error for a problem or input of another workload than the variant's (the backend's
 /// dispatch rules this out; the kernels still refuse rather than panic).
-pub(crate) fn wrong_workload(variant: &VariantInfo, what: impl std::fmt::Display) -> Error {
+pub fn wrong_workload(variant: &VariantInfo, what: impl std::fmt::Display) -> Error {
     Error::input(format!("{} variant `{}` cannot take {what}", variant.workload, variant.name))
 }

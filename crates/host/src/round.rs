@@ -4,7 +4,7 @@
 /// floor(v + 0.5), saturated to 0..=255 (NaN gives 0). Done in f64, where v + 0.5 is exact:
 /// in f32 the largest value below 0.5 would round up to 1.
 #[inline]
-pub(crate) fn round_to_u8(v: f32) -> u8 {
+pub fn round_to_u8(v: f32) -> u8 {
     (f64::from(v) + 0.5).floor().clamp(0.0, 255.0) as u8
 }
 
@@ -12,10 +12,10 @@ pub(crate) fn round_to_u8(v: f32) -> u8 {
 /// floor(sum / area + 1/2) = (2 sum + area) / (2 area), computed as (sum + area / 2) / area,
 /// which is the same integer (the two differ only where 2 area divides 2 sum + area, which
 /// needs area even, and then area / 2 is exact) and stays in u32 for every window
-/// [`crate::pixel::Pixel::MAX_WINDOW`] admits. u32 rather than u64 because a 64-bit division
+/// [`MAX_U8_WINDOW`](crate::MAX_U8_WINDOW) admits. u32 rather than u64 because a 64-bit division
 /// costs as much as the rest of a running-sum pixel and its time grows with the window.
 #[inline]
-pub(crate) fn mean_to_u8(sum: u32, area: u32) -> u8 {
+pub fn mean_to_u8(sum: u32, area: u32) -> u8 {
     // The mean of u8 values is at most 255, so the quotient always fits.
     ((sum + area / 2) / area) as u8
 }

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 /// The CPU model as /proc/cpuinfo names it, or `cpu` where that cannot be read (not Linux,
 /// or an architecture whose cpuinfo has no `model name`). Read once: it names results.
-pub(crate) fn model_name() -> &'static str {
+pub fn model_name() -> &'static str {
     static NAME: OnceLock<String> = OnceLock::new();
     NAME.get_or_init(|| {
         std::fs::read_to_string("/proc/cpuinfo")

@@ -7,13 +7,13 @@ use std::ops::Range;
 /// The pixel read for tap `tap` (0..2r+1) of the window of radius `r` centred on `centre`,
 /// along an axis of `len` pixels: clamp(centre + tap - r, 0, len - 1).
 #[inline]
-pub(crate) fn clamped(centre: usize, tap: usize, r: usize, len: usize) -> usize {
+pub fn clamped(centre: usize, tap: usize, r: usize, len: usize) -> usize {
     (centre + tap).saturating_sub(r).min(len - 1)
 }
 
 /// The positions along an axis of `len` pixels whose window of radius `r` lies wholly inside
 /// the image, so they need no clamping (empty when the window is wider than the axis).
-pub(crate) fn interior(len: usize, r: usize) -> Range<usize> {
+pub fn interior(len: usize, r: usize) -> Range<usize> {
     r..len.saturating_sub(r)
 }
 
