@@ -10,32 +10,7 @@
 // Defines: DTYPE_U8 or DTYPE_F32. u8 sums in unsigned int and rounds (sum + area/2) / area,
 //          the exact rounding the reference requires; f32 sums in float and divides.
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef unsigned char pixel_t;
-typedef unsigned int acc_t;
-#else
-typedef float pixel_t;
-typedef float acc_t;
-#endif
-
-// 64-bit so that a coordinate plus a huge radius cannot wrap.
-__device__ __forceinline__ int clamp_index(long long v, int n)
-{
-    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
-}
-
-__device__ __forceinline__ pixel_t box_mean(acc_t sum, int window)
-{
-#ifdef DTYPE_U8
-    const unsigned int area = (unsigned int)window * (unsigned int)window;
-    return (pixel_t)((sum + area / 2) / area);
-#else
-    return sum / ((float)window * (float)window);
-#endif
-}
+#include "image_common.cuh"
 
 extern "C" __global__ void box_filter_direct(const pixel_t* in, int width, int height, int window, pixel_t* out)
 {

@@ -36,16 +36,7 @@
 //          walks (height x width, then width x height).
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef unsigned char pixel_t;
-typedef unsigned int acc_t;
-#else
-typedef float pixel_t;
-typedef float acc_t;
-#endif
+#include "image_common.cuh"
 
 #define SEG 16
 #define WALKERS 8
@@ -55,35 +46,6 @@ typedef float acc_t;
 #define FUSED_ROWS 64
 #define FUSED_COLS (COLS + 2 * FUSED_MAX_RADIUS)
 
-__device__ __forceinline__ int clamp_index(long long v, int n)
-{
-    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
-}
-
-// Sum of v[clamp(centre + d)] for d = -r..r over n values `stride` apart: positions past an
-// edge all read the edge value, so they are counted instead of visited.
-template <typename T>
-__device__ acc_t window_sum(const T* v, long long stride, int n, int centre, int r)
-{
-    long long lo = (long long)centre - r;
-    long long hi = (long long)centre + r;
-    acc_t sum = 0;
-    if (lo < 0) {
-        sum += (acc_t)(-lo) * (acc_t)v[0];
-        lo = 0;
-    }
-    if (hi > n - 1) {
-        sum += (acc_t)(hi - (n - 1)) * (acc_t)v[(long long)(n - 1) * stride];
-        hi = n - 1;
-    }
-    // Unrolled so that several loads are in flight at once.
-#pragma unroll 4
-    for (long long i = lo; i <= hi; ++i) {
-        sum += (acc_t)v[i * stride];
-    }
-    return sum;
-}
-
 struct KeepSum {
     __device__ acc_t operator()(acc_t sum) const { return sum; }
 };
@@ -92,12 +54,7 @@ struct Mean {
     int window;
     __device__ pixel_t operator()(acc_t sum) const
     {
-#ifdef DTYPE_U8
-        const unsigned int area = (unsigned int)window * (unsigned int)window;
-        return (pixel_t)((sum + area / 2) / area);
-#else
-        return sum / ((float)window * (float)window);
-#endif
+        return box_mean(sum, window);
     }
 };
 

@@ -17,53 +17,7 @@
 //          blocks = ceil(width / threads), then ceil(height / threads).
 // Defines: DTYPE_U8 or DTYPE_F32; acc_t (colsum) is unsigned int for u8 (exact), float for f32.
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef unsigned char pixel_t;
-typedef unsigned int acc_t;
-#else
-typedef float pixel_t;
-typedef float acc_t;
-#endif
-
-__device__ __forceinline__ int clamp_index(long long v, int n)
-{
-    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
-}
-
-__device__ __forceinline__ pixel_t box_mean(acc_t sum, int window)
-{
-#ifdef DTYPE_U8
-    const unsigned int area = (unsigned int)window * (unsigned int)window;
-    return (pixel_t)((sum + area / 2) / area);
-#else
-    return sum / ((float)window * (float)window);
-#endif
-}
-
-// Sum of v[clamp(centre + d)] for d = -r..r over n values `stride` apart: positions past an
-// edge all read the edge value, so they are counted instead of visited.
-template <typename T>
-__device__ acc_t window_sum(const T* v, long long stride, int n, int centre, int r)
-{
-    long long lo = (long long)centre - r;
-    long long hi = (long long)centre + r;
-    acc_t sum = 0;
-    if (lo < 0) {
-        sum += (acc_t)(-lo) * (acc_t)v[0];
-        lo = 0;
-    }
-    if (hi > n - 1) {
-        sum += (acc_t)(hi - (n - 1)) * (acc_t)v[(long long)(n - 1) * stride];
-        hi = n - 1;
-    }
-    for (long long i = lo; i <= hi; ++i) {
-        sum += (acc_t)v[i * stride];
-    }
-    return sum;
-}
+#include "image_common.cuh"
 
 extern "C" __global__ void box_filter_columns(const pixel_t* in, int width, int height, int window, acc_t* colsum)
 {

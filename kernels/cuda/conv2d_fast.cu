@@ -23,14 +23,7 @@
 // Launch:  blocks of 32 x 8 threads, grid ceil(width / 128) x ceil(height / 64).
 // Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..8).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef unsigned char pixel_t;
-#else
-typedef float pixel_t;
-#endif
+#include "image_common.cuh"
 #ifndef RADIUS
 #error "define RADIUS"
 #endif
@@ -50,20 +43,6 @@ typedef float pixel_t;
 // Groups of 4 pixels per tile row, and the groups each thread loads.
 #define GROUPS (PITCH / 4)
 #define LOADS ((IN_ROWS * GROUPS + TX * TY - 1) / (TX * TY))
-
-__device__ __forceinline__ int clamp_index(int v, int n)
-{
-    return v < 0 ? 0 : (v >= n ? n - 1 : v);
-}
-
-__device__ __forceinline__ pixel_t to_pixel(float v)
-{
-#ifdef DTYPE_U8
-    return (pixel_t)fminf(fmaxf(floorf(v + 0.5f), 0.0f), 255.0f);
-#else
-    return v;
-#endif
-}
 
 extern "C" __global__ void __launch_bounds__(TX * TY)
     conv2d_fast(const pixel_t* __restrict__ in, int width, int height, const float* __restrict__ k,

@@ -26,14 +26,7 @@
 //          the paper's best, 256 threads, 512 x 14 for R = 1, 512 x 30 for R >= 2, 16384
 //          bytes (times 4 for f32, which the paper did not measure: same tile in pixels).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef unsigned char pixel_t;
-#else
-typedef float pixel_t;
-#endif
+#include "image_common.cuh"
 #if !defined(RADIUS) || !defined(TILE_W) || !defined(TILE_H) || !defined(THREADS) || !defined(PIX_PER_THREAD)
 #error "define RADIUS, TILE_W, TILE_H, THREADS and PIX_PER_THREAD"
 #endif
@@ -55,11 +48,6 @@ typedef float pixel_t;
 #error "a pass must load whole tile rows: THREADS must be a multiple of TILE_W / 4"
 #endif
 
-__device__ __forceinline__ int clamp_index(int v, int n)
-{
-    return v < 0 ? 0 : (v >= n ? n - 1 : v);
-}
-
 __device__ __forceinline__ void load_word(const pixel_t* row, int width, int gx, pixel_t* dst)
 {
     if (gx >= 0 && gx + 3 < width && ((unsigned long long)(row + gx) & (4 * sizeof(pixel_t) - 1)) == 0) {
@@ -74,15 +62,6 @@ __device__ __forceinline__ void load_word(const pixel_t* row, int width, int gx,
             dst[p] = row[clamp_index(gx + p, width)];
         }
     }
-}
-
-__device__ __forceinline__ pixel_t to_pixel(float v)
-{
-#ifdef DTYPE_U8
-    return (pixel_t)fminf(fmaxf(floorf(v + 0.5f), 0.0f), 255.0f);
-#else
-    return v;
-#endif
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS)

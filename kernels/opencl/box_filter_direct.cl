@@ -11,30 +11,7 @@
 // Defines: DTYPE_U8 or DTYPE_F32. u8 sums in uint and rounds (sum + area/2) / area, the exact
 //          rounding the reference requires; f32 sums in float and divides.
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef uchar pixel_t;
-typedef uint acc_t;
-#else
-typedef float pixel_t;
-typedef float acc_t;
-#endif
-
-// 64-bit so that a coordinate plus a huge radius cannot wrap.
-inline int clamp_index(long v, int n) {
-    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
-}
-
-inline pixel_t box_mean(acc_t sum, int window) {
-#ifdef DTYPE_U8
-    const uint area = (uint)window * (uint)window;
-    return (pixel_t)((sum + area / 2) / area);
-#else
-    return sum / ((float)window * (float)window);
-#endif
-}
+#include "image_common.h"
 
 __kernel void box_filter_direct(__global const pixel_t* in, int width, int height, int window,
                                 __global pixel_t* out) {

@@ -23,56 +23,10 @@
 //          transposes: groups of 32 x 8 over ceil(cols/32) x ceil(rows/32) tiles.
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: uint for u8, float for f32).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef uchar pixel_t;
-typedef uint acc_t;
-#else
-typedef float pixel_t;
-typedef float acc_t;
-#endif
+#include "image_common.h"
 
 #define TRANSPOSE_TILE 32
 #define TRANSPOSE_ROWS 8
-
-inline int clamp_index(long v, int n) {
-    return v < 0 ? 0 : (v >= n ? n - 1 : (int)v);
-}
-
-inline pixel_t box_mean(acc_t sum, int window) {
-#ifdef DTYPE_U8
-    const uint area = (uint)window * (uint)window;
-    return (pixel_t)((sum + area / 2) / area);
-#else
-    return sum / ((float)window * (float)window);
-#endif
-}
-
-// Sum of v[clamp(centre + d) * stride] for d = -r..r over n values: positions past an edge all
-// read the edge value, so they are counted instead of visited.
-#define DEFINE_WINDOW_SUM(NAME, T)                                                   \
-    inline acc_t NAME(__global const T* v, long stride, int n, int centre, int r) {  \
-        long lo = (long)centre - r;                                                  \
-        long hi = (long)centre + r;                                                  \
-        acc_t sum = 0;                                                               \
-        if (lo < 0) {                                                                \
-            sum += (acc_t)(-lo) * (acc_t)v[0];                                       \
-            lo = 0;                                                                  \
-        }                                                                            \
-        if (hi > n - 1) {                                                            \
-            sum += (acc_t)(hi - (n - 1)) * (acc_t)v[(long)(n - 1) * stride];         \
-            hi = n - 1;                                                              \
-        }                                                                            \
-        for (long i = lo; i <= hi; ++i) {                                            \
-            sum += (acc_t)v[i * stride];                                             \
-        }                                                                            \
-        return sum;                                                                  \
-    }
-
-DEFINE_WINDOW_SUM(window_sum_pixels, pixel_t)
-DEFINE_WINDOW_SUM(window_sum_sums, acc_t)
 
 // out[c][r] = in[r][c] for one 32 x 32 tile of a rows x cols matrix.
 #define DEFINE_TRANSPOSE(NAME, T)                                                                \

@@ -22,14 +22,7 @@
 // Launch:  2-D groups of 32 x 8 work-items, ceil(width / 128) x ceil(height / 64) groups.
 // Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..8).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
-#ifdef DTYPE_U8
-typedef uchar pixel_t;
-#else
-typedef float pixel_t;
-#endif
+#include "image_common.h"
 #ifndef RADIUS
 #error "define RADIUS"
 #endif
@@ -48,18 +41,6 @@ typedef float pixel_t;
 #define IN_ROWS (TILE_Y + 2 * RADIUS)
 #define LOAD_ROWS ((IN_ROWS + TY - 1) / TY)
 #define LOAD_COLS ((PITCH + TX - 1) / TX)
-
-inline int clamp_index(int v, int n) {
-    return v < 0 ? 0 : (v >= n ? n - 1 : v);
-}
-
-inline pixel_t to_pixel(float v) {
-#ifdef DTYPE_U8
-    return (pixel_t)clamp(floor(v + 0.5f), 0.0f, 255.0f);
-#else
-    return v;
-#endif
-}
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void conv2d_fast(__global const pixel_t* in, int width, int height, __constant float* k, __global pixel_t* out) {

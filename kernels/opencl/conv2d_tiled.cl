@@ -29,14 +29,10 @@
 //          bytes (times 4 for f32, which the paper did not measure: same tile in pixels; the
 //          host lowers tile_h where the device's local memory is smaller, and says so).
 
-#if defined(DTYPE_U8) == defined(DTYPE_F32)
-#error "define exactly one of DTYPE_U8, DTYPE_F32"
-#endif
+#include "image_common.h"
 #ifdef DTYPE_U8
-typedef uchar pixel_t;
 typedef uint word_t;
 #else
-typedef float pixel_t;
 typedef float4 word_t;
 #endif
 #if !defined(RADIUS) || !defined(TILE_W) || !defined(TILE_H) || !defined(THREADS) || !defined(PIX_PER_THREAD)
@@ -60,10 +56,6 @@ typedef float4 word_t;
 #error "a pass must load whole tile rows: THREADS must be a multiple of TILE_W / 4"
 #endif
 
-inline int clamp_index(int v, int n) {
-    return v < 0 ? 0 : (v >= n ? n - 1 : v);
-}
-
 // Four pixels of `row` from column gx into the tile: one aligned word where the four are
 // inside the image, else four clamped reads (the replicate border).
 inline void load_word(__global const pixel_t* row, int width, int gx, __local pixel_t* dst) {
@@ -75,14 +67,6 @@ inline void load_word(__global const pixel_t* row, int width, int gx, __local pi
             dst[p] = row[clamp_index(gx + p, width)];
         }
     }
-}
-
-inline pixel_t to_pixel(float v) {
-#ifdef DTYPE_U8
-    return (pixel_t)clamp(floor(v + 0.5f), 0.0f, 255.0f);
-#else
-    return v;
-#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))

@@ -1,7 +1,7 @@
 use crate::embedded::EMBEDDED;
 use dspbench_core::Error;
 use sha2::{Digest, Sha256};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Points the GPU backends at a folder with `cuda/` and `opencl/` sources to use instead of the embedded ones.
 pub const KERNELS_VAR: &str = "DSPBENCH_KERNELS";
@@ -48,27 +48,63 @@ pub struct KernelSource {
 }
 
 /// The source of kernel file `name` (stem, no extension): from `DSPBENCH_KERNELS` if set,
-/// else the copy embedded at build time.
+/// else the copy embedded at build time, with its `#include "file"` lines replaced by those files
+/// of the same folder. Neither NVRTC nor `clBuildProgram` is given a file system to include from,
+/// and the sha256 then names exactly the text that was compiled.
 pub fn source(dialect: Dialect, name: &str) -> Result<KernelSource, Error> {
     let file = format!("{name}.{}", dialect.extension());
-    let (text, origin) = match std::env::var_os(KERNELS_VAR) {
-        Some(dir) => {
-            let path = PathBuf::from(dir).join(dialect.folder()).join(&file);
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| Error::input(format!("{KERNELS_VAR}: cannot read {}: {e}", path.display())))?;
-            (text, Origin::Dir(path))
-        }
-        None => {
-            let text = EMBEDDED
-                .iter()
-                .find(|(folder, f, _)| *folder == dialect.folder() && *f == file)
-                .map(|(_, _, text)| text.to_string())
-                .ok_or_else(|| Error::device(format!("no embedded kernel source {}/{file}", dialect.folder())))?;
-            (text, Origin::Embedded)
-        }
+    let dir = std::env::var_os(KERNELS_VAR).map(PathBuf::from);
+    let text = expand_includes(dialect, dir.as_deref(), &file, 0)?;
+    let origin = match dir {
+        Some(dir) => Origin::Dir(dir.join(dialect.folder()).join(&file)),
+        None => Origin::Embedded,
     };
     let sha256 = format!("{:x}", Sha256::digest(text.as_bytes()));
     Ok(KernelSource { dialect, name: name.to_string(), text, sha256, origin })
+}
+
+/// Includes nest at most this deep: deeper is a cycle.
+const MAX_INCLUDE_DEPTH: usize = 8;
+
+fn expand_includes(dialect: Dialect, dir: Option<&Path>, file: &str, depth: usize) -> Result<String, Error> {
+    if depth > MAX_INCLUDE_DEPTH {
+        return Err(Error::input(format!("kernel includes nest deeper than {MAX_INCLUDE_DEPTH} at {file}: a cycle?")));
+    }
+    let text = read(dialect, dir, file)?;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let included = line
+            .trim()
+            .strip_prefix("#include")
+            .map(str::trim)
+            .and_then(|rest| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')));
+        match included {
+            Some(header) => {
+                out.push_str(&expand_includes(dialect, dir, header, depth + 1)?);
+                out.push('\n');
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn read(dialect: Dialect, dir: Option<&Path>, file: &str) -> Result<String, Error> {
+    match dir {
+        Some(dir) => {
+            let path = dir.join(dialect.folder()).join(file);
+            std::fs::read_to_string(&path)
+                .map_err(|e| Error::input(format!("{KERNELS_VAR}: cannot read {}: {e}", path.display())))
+        }
+        None => EMBEDDED
+            .iter()
+            .find(|(folder, f, _)| *folder == dialect.folder() && *f == file)
+            .map(|(_, _, text)| text.to_string())
+            .ok_or_else(|| Error::device(format!("no embedded kernel source {}/{file}", dialect.folder()))),
+    }
 }
 
 /// Every embedded file of a dialect (for listings and tests).
@@ -84,6 +120,24 @@ mod tests {
     fn a_missing_kernel_is_an_error_naming_it() {
         let err = source(Dialect::Cuda, "no_such_kernel").unwrap_err().to_string();
         assert!(err.contains("no_such_kernel.cu"), "{err}");
+    }
+
+    #[test]
+    fn includes_are_expanded_from_the_same_folder_and_a_missing_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let cuda = dir.path().join("cuda");
+        std::fs::create_dir_all(&cuda).unwrap();
+        std::fs::write(cuda.join("common.cuh"), "#define SHARED 1\n").unwrap();
+        std::fs::write(cuda.join("k.cu"), "#include \"common.cuh\"\n#include <cuda_fp16.h>\nint x = SHARED;\n")
+            .unwrap();
+        std::fs::write(cuda.join("bad.cu"), "  #include \"missing.cuh\"\n").unwrap();
+        std::fs::write(cuda.join("loop.cu"), "#include \"loop.cu\"\n").unwrap();
+        let dir = Some(dir.path());
+        let text = expand_includes(Dialect::Cuda, dir, "k.cu", 0).unwrap();
+        assert_eq!(text, "#define SHARED 1\n\n#include <cuda_fp16.h>\nint x = SHARED;\n");
+        let err = expand_includes(Dialect::Cuda, dir, "bad.cu", 0).unwrap_err().to_string();
+        assert!(err.contains("missing.cuh"), "{err}");
+        assert!(expand_includes(Dialect::Cuda, dir, "loop.cu", 0).is_err());
     }
 
     #[test]
