@@ -40,6 +40,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         None => cmd_run::run(cmd_run::RunArgs::default_scenario()),
@@ -55,6 +56,16 @@ fn main() -> ExitCode {
             eprintln!("dspbench: error: {e}");
             ExitCode::from(e.exit_code() as u8)
         }
+    }
+}
+
+/// Rust starts with SIGPIPE ignored, so `dspbench list | head` would panic on the closed pipe;
+/// a command-line tool should instead end quietly, as Unix tools do.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any thread exists; SIG_DFL is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
