@@ -31,11 +31,21 @@ __device__ __forceinline__ pixel_t box_mean(acc_t sum, int window)
 #endif
 }
 
+// floor(v + 0.5) saturated to 0..255 (NaN to 0) as the low byte of a word, in one conversion:
+// cvt to u8 rounding toward -inf clamps to the type's range by itself, the same result as
+// clamping floorf's value, in a quarter of the instructions.
+__device__ __forceinline__ unsigned int u8_bits(float v)
+{
+    unsigned int bits;
+    asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(bits) : "f"(v + 0.5f));
+    return bits;
+}
+
 // A convolution result as a pixel; u8: floor(v + 0.5) saturated to 0..255.
 __device__ __forceinline__ pixel_t to_pixel(float v)
 {
 #ifdef DTYPE_U8
-    return (pixel_t)fminf(fmaxf(floorf(v + 0.5f), 0.0f), 255.0f);
+    return (pixel_t)u8_bits(v);
 #else
     return v;
 #endif

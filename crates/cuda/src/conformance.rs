@@ -87,6 +87,37 @@ fn conv2d_tiled_runs_every_configuration_of_paper_004_table_2() {
     }
 }
 
+/// The edge matrix's images are too small for a `registers` warp to lie wholly inside, so the
+/// unclamped path is checked here: images with inner warps, widths that are and are not a
+/// multiple of 4 (the word loads' alignment), both stagings, both types.
+#[test]
+fn conv2d_fast_stagings_agree_with_the_reference_inside_the_image_too() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::Conv2d, "fast").unwrap();
+    for (width, height) in [(1000, 77), (517, 130), (4096, 9)] {
+        for dtype in [DType::U8, DType::F32] {
+            for radius in 1..=4 {
+                for staging in ["registers", "tile"] {
+                    let tunables = Params::new().with("staging", staging);
+                    let problem = Problem::Conv2d { width, height, radius, dtype };
+                    let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                    assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {staging}");
+                }
+            }
+        }
+    }
+    let registers = Params::new().with("staging", "registers");
+    let request = PlanRequest {
+        problem: Problem::Conv2d { width: 64, height: 64, radius: 5, dtype: DType::U8 },
+        variant: "fast",
+        tunables: &registers,
+        device: 0,
+    };
+    assert!(matches!(backend().plan(&request), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));
+}
+
 #[test]
 fn availability_is_a_reason_or_described_devices_never_a_panic() {
     match backend().availability() {

@@ -6,7 +6,7 @@
 use crate::compile::Module;
 use crate::context::Gpu;
 use crate::launch::{blocks_for, describe, Launch};
-use crate::memory::{alloc, copy_to_device, copy_to_host, fill_bytes, POISON_FLOAT};
+use crate::memory::{alloc, copy_to_device, copy_to_host, copy_to_symbol, fill_bytes, POISON_FLOAT};
 use crate::planned::{floats_mut, wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
@@ -116,19 +116,8 @@ impl GpuKernel for DirectConv1d {
         copy_to_device(&gpu.stream, signal, &mut self.x, "the signal")?;
         match self.h.as_mut() {
             Some(h) => copy_to_device(&gpu.stream, filter, h, "the filter")?,
-            None => {
-                let mut symbol = self
-                    .module
-                    .module
-                    .get_global("c_filter", &gpu.stream)
-                    .map_err(crate::error::driver("finding c_filter in the constant-memory kernel"))?;
-                // SAFETY: c_filter is MAX_TAPS floats; the domain keeps m <= MAX_TAPS.
-                let mut taps = unsafe { symbol.transmute_mut::<f32>(filter.len()) }
-                    .ok_or_else(|| Error::unsupported(format!("a filter of {} taps exceeds c_filter", filter.len())))?;
-                gpu.stream
-                    .memcpy_htod(filter, &mut taps)
-                    .map_err(crate::error::driver("copying the filter to c_filter"))?;
-            }
+            // The domain keeps m <= MAX_TAPS, the length of c_filter.
+            None => copy_to_symbol(&gpu.stream, &self.module.module, "c_filter", filter, "the filter")?,
         }
         Ok(4 * (signal.len() + filter.len()) as u64)
     }

@@ -94,7 +94,11 @@ const VARIANTS: [Variant; 15] = [
     },
     Variant { info: box_fast::VARIANT, plan: box_fast::plan, kernels: &[box_fast::FILE] },
     Variant { info: conv2d_tiled::VARIANT, plan: conv2d_tiled::plan, kernels: &[conv2d_tiled::FILE] },
-    Variant { info: conv2d_fast::VARIANT, plan: conv2d_fast::plan, kernels: &[conv2d_fast::FILE] },
+    Variant {
+        info: conv2d_fast::VARIANT,
+        plan: conv2d_fast::plan,
+        kernels: &[conv2d_fast::TILE_FILE, conv2d_fast::REGISTERS_FILE],
+    },
     Variant {
         info: fft_flow_graph::GLOBAL,
         plan: fft_flow_graph::plan_global,

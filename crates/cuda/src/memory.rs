@@ -2,7 +2,7 @@
 //! checked lengths, and poisoning of outputs so elements a kernel never writes stand out.
 
 use crate::error::{allocation, driver};
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr};
 use dspbench_core::{Complex32, Error};
 use std::sync::Arc;
 
@@ -35,6 +35,22 @@ pub(crate) fn copy_to_device<T: DeviceRepr>(
     }
     let mut view = dst.slice_mut(0..host.len());
     stream.memcpy_htod(host, &mut view).map_err(driver(format!("copying {what} to the device")))
+}
+
+/// Copies `host` into the `__constant__` array `symbol` of `module`, which must hold at least
+/// `host.len()` floats.
+pub(crate) fn copy_to_symbol(
+    stream: &Arc<CudaStream>,
+    module: &Arc<CudaModule>,
+    symbol: &str,
+    host: &[f32],
+    what: &str,
+) -> Result<(), Error> {
+    let mut global = module.get_global(symbol, stream).map_err(driver(format!("finding {symbol} in the kernel")))?;
+    // SAFETY: the global is plain bytes; transmute_mut checks that `host.len()` floats fit in it.
+    let mut floats = unsafe { global.transmute_mut::<f32>(host.len()) }
+        .ok_or_else(|| Error::unsupported(format!("{what} ({} floats) does not fit in {symbol}", host.len())))?;
+    stream.memcpy_htod(host, &mut floats).map_err(driver(format!("copying {what} to {symbol}")))
 }
 
 /// Copies the first `host.len()` elements of `src` into `host`.

@@ -5,10 +5,12 @@
 //! Conventions for the sources themselves are in `kernels/README.md`.
 
 mod cache;
+mod conv2d_staging;
 mod defines;
 mod source;
 
 pub use cache::{Cache, CacheKey};
+pub use conv2d_staging::{Conv2dStaging, REGISTERS_MAX_RADIUS};
 pub use defines::Defines;
 pub use source::{embedded_names, source, Dialect, KernelSource, Origin, KERNELS_VAR};
 

@@ -138,3 +138,17 @@ fn launch_tunables_run_the_papers_configurations_and_refuse_impossible_ones() {
     let huge = Params::new().with("threads", 1usize << 20);
     assert!(matches!(plan_with("naive", conv1d, &huge), Err(Error::Unsupported(m)) if m.contains("work-group limit")));
 }
+
+#[test]
+fn conv2d_fast_has_the_tile_staging_only() {
+    if !device_ready() {
+        return;
+    }
+    let small = |p: &Problem| matches!(p, Problem::Conv2d { radius: 1 | 5, .. });
+    conforms_with(Workload::Conv2d, "fast", &Params::new().with("staging", "tile"), small);
+    let registers = Params::new().with("staging", "registers");
+    let problem = Problem::Conv2d { width: 64, height: 64, radius: 1, dtype: DType::U8 };
+    assert!(matches!(plan_with("fast", problem, &registers), Err(Error::Unsupported(m)) if m.contains("shuffles")));
+    let details = plan("fast", problem).unwrap().exec_info().details;
+    assert_eq!(details["staging"], "tile");
+}

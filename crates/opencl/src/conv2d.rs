@@ -7,7 +7,7 @@ use crate::planned::{OutKind, Planned, Role};
 use crate::program::build;
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::Defines;
+use dspbench_kernels::{Conv2dStaging, Defines};
 
 pub(crate) const TILED: VariantInfo = VariantInfo {
     workload: Workload::Conv2d,
@@ -20,8 +20,9 @@ pub(crate) const TILED: VariantInfo = VariantInfo {
 pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::Conv2d,
     name: "fast",
-    summary: "128 x 64 output tiles, 4 x 8 outputs per work-item in registers, float tile in local memory (our own)",
-    tunables: &[],
+    summary: "128 x 64 output tiles, 4 x 8 outputs per work-item in registers, float tile in local memory (our own; \
+              staging `tile` only: the CUDA twin's `registers` needs warp shuffles)",
+    tunables: &["staging"],
     domain: Domain::Any,
 };
 
@@ -108,11 +109,14 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
 /// `fast`: fixed 32 x 8 groups over 128 x 64 output tiles.
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let s = shape(ctx)?;
+    // Checked so that `staging: registers` is refused with the reason, not ignored.
+    let staging = Conv2dStaging::from_tunables(ctx.tunables, s.radius, false)?;
     let entry = "conv2d_fast";
     let program = build(ctx.device, entry, &dtype_defines(s.dtype, s.radius))?;
     let global = [s.width.div_ceil(FAST_TILE[0]) * FAST_GROUP[0], s.height.div_ceil(FAST_TILE[1]) * FAST_GROUP[1]];
     let (mut plan, args) = planned(ctx, &s)?;
     plan.step(Launch::new(ctx.device, &program, entry, &args, global, FAST_GROUP)?);
     plan.uses(&program);
+    plan.detail("staging", staging);
     Ok(plan.boxed())
 }
