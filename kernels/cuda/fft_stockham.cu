@@ -1,15 +1,16 @@
-// fft `stockham`: our own radix-16 Stockham FFT, all stages of a transform in shared memory.
+// fft `stockham`: our own Stockham FFT (radix 16; radix 8 for small batches), all stages of a transform in shared memory.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched.
 //
 // Design. A block transforms COLUMNS transforms ("columns") of L = 2^LOG2_SIZE points; each
-// thread holds PPT = min(L, 16) points, so a block has COLUMNS * L / PPT threads. The host
+// thread holds PPT = min(L, POINTS_PER_THREAD) points, so a block has COLUMNS * L / PPT
+// threads. The host picks 16, or 8 for batches too small to fill the GPU (more threads). The host
 // picks COLUMNS: up to 4096 points per block (35 KiB of shared memory) for large batches and
 // strided passes, fewer for small batches so that more blocks share the work. Global memory
 // is read once and written once, each thread issuing all its loads before it waits on any;
 // in between, the passes of a Stockham autosort FFT (Bainville's formulation: no bit
 // reversal, each pass reads the buffer in one order and writes it in another) run in shared
-// memory with radix 16 (the last pass 2, 4 or 8 when log2 L is not a multiple of 4):
+// memory with radix PPT (the last pass smaller when log2 PPT does not divide log2 L):
 //   pass (R, Ns): for j < L/R, k = j % Ns:
 //     v[r] = a[j + r L/R] * W_{Ns R}^{r k}     (r = 0..R-1)
 //     v = DFT_R(v)                             (in registers: radix-2 butterflies, constant twiddles)
@@ -36,7 +37,7 @@
 //          out[b batch_dist + c out_dist + i out_stride]. twiddle_n = N for the four-step
 //          twiddle, 0 for none. Every index is below the suite's 2^31 elements per buffer.
 // Launch:  ceil(total_columns / COLUMNS) blocks of COLUMNS * L / min(L, 16) threads.
-// Defines: LOG2_SIZE (0..12), COLUMNS (a power of two, COLUMNS * L <= 4096).
+// Defines: LOG2_SIZE (0..12), COLUMNS (a power of two, COLUMNS * L <= 4096), POINTS_PER_THREAD (8, 16).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -44,12 +45,15 @@
 #ifndef COLUMNS
 #error "define COLUMNS"
 #endif
+#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16
+#error "define POINTS_PER_THREAD as 8 or 16"
+#endif
 #if LOG2_SIZE > 12
 #error "a block holds at most 4096 points"
 #endif
 
 #define L (1 << LOG2_SIZE)
-#define PPT (L < 16 ? L : 16)
+#define PPT (L < POINTS_PER_THREAD ? L : POINTS_PER_THREAD)
 #define THREADS (COLUMNS * L / PPT)
 #if COLUMNS * L > 4096
 #error "a block holds at most 4096 points"
@@ -172,12 +176,12 @@ __device__ __forceinline__ void stockham_pass(float2* buf)
     __syncthreads();
 }
 
-// All passes for a transform of L points: radix 16 while 16 divides what is left.
+// All passes for a transform of L points: radix PPT while PPT divides what is left.
 template <int NS>
 __device__ __forceinline__ void stockham_passes(float2* buf)
 {
     if constexpr (NS < L) {
-        constexpr int R = L / NS >= 16 ? 16 : L / NS;
+        constexpr int R = L / NS >= PPT ? PPT : L / NS;
         stockham_pass<R, NS>(buf);
         stockham_passes<NS * R>(buf);
     }
