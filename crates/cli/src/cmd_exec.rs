@@ -3,6 +3,7 @@ use crate::npy;
 use dspbench_core::{Availability, Input, ParamValue, Params, PlanRequest, Workload};
 use dspbench_results::Status;
 use dspbench_runner::{execute_cell, new_record, Registry, SamplingPlan};
+use dspbench_scenario::Sampling;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -27,9 +28,10 @@ pub struct ExecArgs {
     /// Where to write the result (.npy).
     #[arg(long)]
     output: PathBuf,
-    /// Timed samples after one warm-up run.
-    #[arg(long, default_value_t = 5)]
-    repetitions: usize,
+    /// The most timed samples after one warm-up run; sampling stops earlier once the median is
+    /// known to ±1% (95% interval) or two seconds have passed.
+    #[arg(long, alias = "repetitions", default_value_t = 100)]
+    max_samples: usize,
     /// Print the timing record as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -59,15 +61,21 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
     let problem = input.problem()?;
     let tunables = params.without(&["window"]);
     variant.check_tunables(&tunables)?;
-    if args.repetitions == 0 {
-        return Err(CliError::Input("--repetitions must be at least 1".into()));
+    if args.max_samples == 0 {
+        return Err(CliError::Input("--max-samples must be at least 1".into()));
     }
 
     let mut all_params = problem.to_params();
     all_params.0.extend(tunables.0.clone());
     let mut record = new_record("exec", workload, backend.name(), variant.name, Some(&device.name), all_params);
     let request = PlanRequest { problem, variant: variant.name, tunables: &tunables, device: device.index };
-    let sampling = SamplingPlan { warmup: 1, repetitions: args.repetitions, time_budget_s: None, cold_cache: false };
+    let defaults = Sampling::default();
+    let sampling = SamplingPlan::from(&Sampling {
+        warmup: 1,
+        min_samples: defaults.min_samples.min(args.max_samples),
+        max_samples: args.max_samples,
+        ..defaults
+    });
     let output = execute_cell(backend, &request, &input, sampling, &mut record);
     if let Some(output) = &output {
         npy::write_output(&args.output, output, &problem, fft_rank)?;

@@ -2,13 +2,13 @@ use crate::error::CliError;
 use crate::progress::Progress;
 use crate::{check_backend_names, default_scenario_path, split_list};
 use dspbench_core::Availability;
-use dspbench_report::{write_report, Run};
-use dspbench_results::{read_records, BackendStatus, ResultsDir, ScenarioInfo, RECORDS_FILE};
+use dspbench_report::{fmt_sig, write_report, Run};
+use dspbench_results::{read_records, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE};
 use dspbench_runner::{
-    check_required, collect_machine, gpu_state, host_copy_gbps, memory_bytes, now_rfc3339, required_backends,
-    run_scenario, Registry, RunOptions, RunSummary,
+    check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, required_backends, run_scenario,
+    NoiseMonitor, Registry, RunOptions, RunSummary,
 };
-use dspbench_scenario::Scenario;
+use dspbench_scenario::{Sampling, Scenario};
 use std::path::{Path, PathBuf};
 
 /// The default scenario, built in so `dspbench` works from any folder.
@@ -31,15 +31,39 @@ pub struct RunArgs {
     /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`).
     #[arg(long)]
     device: Option<String>,
+    /// A first look: sample each cell to ±3% or a quarter of a second, whatever the scenario says.
+    #[arg(long, conflicts_with = "precise")]
+    quick: bool,
+    /// Sample each cell to ±0.5% or ten seconds, whatever the scenario says.
+    #[arg(long)]
+    precise: bool,
 }
 
 impl RunArgs {
     pub fn default_scenario() -> RunArgs {
-        RunArgs { files: vec![default_scenario_path()], out: None, backends: None, machine: None, device: None }
+        RunArgs {
+            files: vec![default_scenario_path()],
+            out: None,
+            backends: None,
+            machine: None,
+            device: None,
+            quick: false,
+            precise: false,
+        }
+    }
+
+    /// The sampling preset chosen on the command line, applied over a scenario's own settings.
+    fn preset(&self) -> Option<fn(Sampling) -> Sampling> {
+        match (self.quick, self.precise) {
+            (true, _) => Some(Sampling::quick),
+            (_, true) => Some(Sampling::precise),
+            _ => None,
+        }
     }
 }
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let preset = args.preset();
     let registry = Registry::compiled();
     let backends = args.backends.as_deref().map(split_list);
     if let Some(names) = &backends {
@@ -65,6 +89,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .collect();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut machine = collect_machine(args.machine.as_deref(), infos, statuses, command);
+    let monitor = NoiseMonitor::start(machine.logical_cores);
+    for warning in monitor.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    let start_warnings = monitor.warnings().len();
     machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_copy_gbps()));
     let dir = match args.out {
         Some(dir) => dir,
@@ -74,10 +103,19 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     out.write_machine(&machine)?;
     eprintln!("writing results to {}", dir.display());
 
-    let options = RunOptions { backends, device: args.device };
     let mut total = RunSummary::default();
     for scenario in &scenarios {
-        eprintln!("scenario `{}` ({})", scenario.name, scenario.path.display());
+        let sampling = preset.map_or(scenario.sampling, |apply| apply(scenario.sampling));
+        eprintln!(
+            "scenario `{}` ({}): sampling each cell to ±{}% of its median (95% interval), {}..{} samples, at most {} s",
+            scenario.name,
+            scenario.path.display(),
+            fmt_sig(sampling.target_ci * 100.0, 2),
+            sampling.min_samples,
+            sampling.max_samples,
+            fmt_sig(sampling.time_budget_s, 3)
+        );
+        let options = RunOptions { backends: backends.clone(), device: args.device.clone(), sampling: Some(sampling) };
         let mut progress = Progress::new();
         let summary = run_scenario(scenario, &probed, &options, &mut out, &mut progress);
         progress.finish();
@@ -89,11 +127,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 
     machine.finished = Some(now_rfc3339());
-    if let Some(state) = gpu_state() {
-        machine.extra.insert("gpu.at_end".into(), state);
-    }
-    out.write_machine(&machine)?;
     let records = read_records(&dir.join(RECORDS_FILE))?;
+    let mut noise = monitor.finish();
+    noise.canary = CanarySpread::of(&records);
+    noise.warnings.extend(noise.canary.and_then(|c| c.warning()));
+    for warning in noise.warnings.iter().skip(start_warnings) {
+        eprintln!("warning: {warning}");
+    }
+    machine.noise = Some(noise);
+    out.write_machine(&machine)?;
     write_report(&dir, &[Run { machine, records }]).map_err(|e| CliError::Io(format!("{}: {e}", dir.display())))?;
 
     let counts: Vec<String> = total.counts.iter().map(|(k, v)| format!("{v} {k}")).collect();

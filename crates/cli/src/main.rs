@@ -1,6 +1,7 @@
 //! The `dspbench` command: run scenarios, list backends, run one kernel on your own data,
 //! self-test every backend, rebuild reports.
 
+mod cmd_compare;
 mod cmd_exec;
 mod cmd_list;
 mod cmd_report;
@@ -37,6 +38,8 @@ enum Command {
     Selftest(cmd_selftest::SelftestArgs),
     /// Rebuild report.md from saved results folders.
     Report(cmd_report::ReportArgs),
+    /// Compare two results folders cell by cell: the change with its 95% interval and a verdict.
+    Compare(cmd_compare::CompareArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         Some(Command::Exec(args)) => cmd_exec::run(args),
         Some(Command::Selftest(args)) => cmd_selftest::run(args),
         Some(Command::Report(args)) => cmd_report::run(args),
+        Some(Command::Compare(args)) => cmd_compare::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

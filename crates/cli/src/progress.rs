@@ -1,4 +1,4 @@
-use dspbench_report::fmt_ms;
+use dspbench_report::{fmt_ms, fmt_sig};
 use dspbench_results::{Record, Status};
 use dspbench_runner::Observer;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -7,13 +7,15 @@ use std::io::IsTerminal;
 /// Shows a run's progress: a bar on a terminal, one plain line per cell otherwise (logs, CI).
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// The problem being measured.
+    label: String,
     done: usize,
     total: usize,
 }
 
 impl Progress {
     pub fn new() -> Progress {
-        Progress { bar: None, done: 0, total: 0 }
+        Progress { bar: None, label: String::new(), done: 0, total: 0 }
     }
 
     pub fn finish(&mut self) {
@@ -25,7 +27,14 @@ impl Progress {
     fn line(record: &Record) -> String {
         let what = format!("{} {} {} [{}]", record.workload, record.variant, record.backend, record.params_text());
         match (record.status, record.kernel_ms) {
-            (Status::Ok, Some(k)) => format!("{what}: {} ms (median of {}) verified", fmt_ms(k.median), k.n),
+            (Status::Ok, Some(k)) => {
+                let interval = k.ci_rel.map_or("no interval".to_string(), |w| format!("±{}%", fmt_sig(w * 100.0, 2)));
+                let how = record.sampling.map_or(String::new(), |s| {
+                    let batch = if s.batch > 1 { format!(", {} calls a sample", s.batch) } else { String::new() };
+                    format!("{batch}, stopped on {}", s.stop.name())
+                });
+                format!("{what}: {} ms {interval} (median of {}{how}) verified", fmt_ms(k.median), k.n)
+            }
             (status, _) => {
                 format!("{what}: {}: {}", status.name(), record.reason.as_deref().unwrap_or("").replace('\n', " "))
             }
@@ -48,8 +57,15 @@ impl Observer for Progress {
     }
 
     fn cell_started(&mut self, label: &str) {
+        self.label = label.to_string();
         if let Some(bar) = &self.bar {
             bar.set_message(label.to_string());
+        }
+    }
+
+    fn round_finished(&mut self, round: u32, still_sampling: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{}: round {}, {still_sampling} still sampling", self.label, round + 1));
         }
     }
 

@@ -322,3 +322,41 @@ fn exec_bad_input_is_exit_code_2_with_a_clear_message() {
         "KEY=VALUE",
     );
 }
+
+#[test]
+fn compare_flags_exactly_the_slowed_cell_and_gates_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("c.yaml");
+    std::fs::write(
+        &scenario,
+        "name: c\nseed: 1\nwarmup: 0\nmin_samples: 12\nmax_samples: 12\nmin_sample_ms: 0\nbackends: [scalar]\n\
+         experiments:\n  - workload: conv1d\n    variants: [direct]\n    params: { n: [2000, 3000], m: 16 }\n",
+    )
+    .unwrap();
+    let (base, new) = (dir.path().join("base"), dir.path().join("new"));
+    dspbench().arg("run").arg(&scenario).arg("--out").arg(&base).assert().success();
+    std::fs::create_dir(&new).unwrap();
+    std::fs::copy(base.join("machine.json"), new.join("machine.json")).unwrap();
+    // The same results, but the n = 2000 cell 50% slower.
+    let lines: Vec<String> = read_records(&base.join("results.jsonl"))
+        .unwrap()
+        .into_iter()
+        .map(|mut r| {
+            if r.params.get("n").is_some_and(|n| n.to_string() == "2000") {
+                r.times_ms.iter_mut().for_each(|t| *t *= 1.5);
+                r.kernel_ms = dspbench_results::Summary::of(&r.times_ms);
+            }
+            serde_json::to_string(&r).unwrap()
+        })
+        .collect();
+    std::fs::write(new.join("results.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    let out = dspbench().arg("compare").arg(&base).arg(&new).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("2 cells in both runs: 1 slower, 0 faster, 1 without a significant change"), "{text}");
+    let slower: Vec<&str> = text.lines().filter(|l| l.contains("| slower")).collect();
+    assert!(slower.len() == 1 && slower[0].contains("n=2000"), "{text}");
+    dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "10"]).assert().code(1);
+    dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "60"]).assert().success();
+    dspbench().arg("compare").arg(&base).arg(dir.path().join("nothing")).assert().code(2);
+}

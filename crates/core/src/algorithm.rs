@@ -48,6 +48,19 @@ pub trait Algorithm: Send {
     fn upload(&mut self, input: &Input) -> Result<Transfer, Error>;
     /// Computes the output from the uploaded input.
     fn run(&mut self) -> Result<RunTime, Error>;
+    /// Runs `calls` times back to back and returns once all are done, with the device's time
+    /// for the whole batch where it has a clock. One timed sample of a short kernel is a batch,
+    /// so that it lasts well above the clock's resolution and noise. This default calls `run`
+    /// in a loop, which suits CPU backends: the runner times the batch with the wall clock.
+    /// GPU backends enqueue the whole batch between one pair of device events.
+    fn run_batch(&mut self, calls: usize) -> Result<RunTime, Error> {
+        let mut device_ms = Some(0.0);
+        for _ in 0..calls {
+            let time = self.run()?;
+            device_ms = device_ms.zip(time.device_ms).map(|(sum, ms)| sum + ms);
+        }
+        Ok(RunTime { device_ms })
+    }
     /// Returns the output of the last run.
     fn download(&mut self) -> Result<(Output, Transfer), Error>;
 

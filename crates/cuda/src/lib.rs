@@ -13,6 +13,7 @@ mod cufft;
 mod devices;
 mod error;
 mod facts;
+mod graph;
 mod image;
 mod launch;
 mod limits;

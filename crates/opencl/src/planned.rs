@@ -173,18 +173,23 @@ impl Planned {
         Error::device(format!("`{call}` called before `upload` on {} `{}`", self.id.workload, self.id.variant))
     }
 
-    /// Enqueues `launches` in order and waits for them; the span of their device time, from the
-    /// first launch's start to the last one's end (only those two carry profiling events).
-    fn execute(&self, launches: &[Launch]) -> Result<Option<f64>, Error> {
-        let Some((first, rest)) = launches.split_first() else { return Ok(None) };
-        let first = first.enqueue(&self.queue)?;
-        let last = match rest.split_last() {
-            None => None,
-            Some((last, middle)) => {
-                for launch in middle {
+    /// Enqueues `launches` in order, `calls` times over, and waits for them; the span of their
+    /// device time, from the first launch's start to the last one's end (only those two carry
+    /// profiling events: an event on every launch costs NVIDIA's OpenCL microseconds each).
+    fn execute(&self, launches: &[Launch], calls: usize) -> Result<Option<f64>, Error> {
+        let total = launches.len() * calls;
+        if total == 0 {
+            return Ok(None);
+        }
+        let mut all = launches.iter().cycle().take(total);
+        let first = all.next().expect("total > 0").enqueue(&self.queue)?;
+        let last = match total {
+            1 => None,
+            _ => {
+                for launch in all.by_ref().take(total - 2) {
                     launch.enqueue_untimed(&self.queue)?;
                 }
-                Some(last.enqueue(&self.queue)?)
+                Some(all.next().expect("total >= 2").enqueue(&self.queue)?)
             }
         };
         // clFinish rather than waiting on the event: a failed launch then shows as an error here.
@@ -257,7 +262,7 @@ impl Algorithm for Planned {
             OutKind::U8 => output.fill(&self.queue, 0xA5u8)?,
             OutKind::Complex => output.fill(&self.queue, Complex32::new(f32::NAN, f32::NAN))?,
         };
-        self.execute(&self.prepare)?;
+        self.execute(&self.prepare, 1)?;
         self.queue.finish().map_err(|e| cl_failure(e, "finishing an upload"))?;
         self.uploaded = true;
         Ok(transfer)
@@ -267,7 +272,14 @@ impl Algorithm for Planned {
         if !self.uploaded {
             return Err(self.not_uploaded("run"));
         }
-        Ok(RunTime { device_ms: self.execute(&self.steps)? })
+        Ok(RunTime { device_ms: self.execute(&self.steps, 1)? })
+    }
+
+    fn run_batch(&mut self, calls: usize) -> Result<RunTime, Error> {
+        if !self.uploaded {
+            return Err(self.not_uploaded("run"));
+        }
+        Ok(RunTime { device_ms: self.execute(&self.steps, calls)? })
     }
 
     fn download(&mut self) -> Result<(Output, Transfer), Error> {

@@ -4,11 +4,18 @@
 use crate::doc::Notes;
 use crate::format::{fmt_ms, fmt_sig};
 use crate::model::{is_peer_timing, Entry, Lane};
-use dspbench_results::{Status, Summary};
+use dspbench_results::{Record, Status};
 
-/// `0.254 [0.253–0.256] (10)`: median, fastest and slowest sample, number of samples, in ms.
-pub(crate) fn stats(k: &Summary) -> String {
-    format!("{} [{}–{}] ({})", fmt_ms(k.median), fmt_ms(k.min), fmt_ms(k.max), k.n)
+/// `0.254 [0.253–0.256] (40)`: the median, its 95% interval and the number of samples, in ms;
+/// `0.254 [no interval] (3)` with too few samples for one. Records from before intervals were
+/// stored (schema 1) get theirs from their samples.
+pub(crate) fn stats(record: &Record) -> String {
+    let Some(k) = record.kernel_ms.as_ref() else { return "—".into() };
+    let e = k.estimate(&record.times_ms);
+    match (e.low, e.high) {
+        (Some(low), Some(high)) => format!("{} [{}–{}] ({})", fmt_ms(k.median), fmt_ms(low), fmt_ms(high), k.n),
+        _ => format!("{} [no interval] ({})", fmt_ms(k.median), k.n),
+    }
 }
 
 /// `3.20×`
@@ -21,18 +28,18 @@ pub(crate) fn time(entry: &Entry, lane: &Lane, notes: &mut Notes) -> String {
     let r = entry.record;
     let why = r.reason.as_deref().unwrap_or("no reason recorded");
     match (r.status, &r.kernel_ms) {
-        (Status::Ok, Some(k)) if r.verified => stats(k),
-        (Status::Ok, Some(k)) if is_peer_timing(r) => format!(
+        (Status::Ok, Some(_)) if r.verified => stats(r),
+        (Status::Ok, Some(_)) if is_peer_timing(r) => format!(
             "{} {}",
-            stats(k),
+            stats(r),
             notes.mark(&format!("{}: a peer library's timing, its output not checked by dspbench", lane.label))
         ),
-        (Status::Ok | Status::Mismatch, Some(k)) => {
+        (Status::Ok | Status::Mismatch, Some(_)) => {
             let first = r.verification.as_ref().and_then(|v| v.first_mismatch.as_deref());
             let detail = first.map_or(why.to_string(), |f| format!("{why}; first: {f}"));
             format!(
                 "{} MISMATCH {}",
-                stats(k),
+                stats(r),
                 notes.mark(&format!("{} `{}`: output wrong: {detail}", lane.label, r.variant))
             )
         }
@@ -47,9 +54,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stats_show_median_range_and_count() {
-        let k = Summary::of(&[0.25, 0.26, 0.253]).unwrap();
-        assert_eq!(stats(&k), "0.253 [0.250–0.260] (3)");
+    fn stats_show_median_interval_and_count() {
+        let template = include_str!("../tests/fixtures/cpu/results.jsonl");
+        let line = template.lines().find(|l| l.contains("\"status\":\"ok\"")).unwrap();
+        let mut r: Record = serde_json::from_str(line).unwrap();
+        r.times_ms = (1..=10).map(|i| 0.25 + 0.001 * i as f64).collect();
+        r.kernel_ms = dspbench_results::Summary::of(&r.times_ms);
+        assert_eq!(stats(&r), "0.256 [0.252–0.259] (10)");
+        r.times_ms.truncate(3);
+        r.kernel_ms = dspbench_results::Summary::of(&r.times_ms);
+        assert_eq!(stats(&r), "0.252 [no interval] (3)");
         assert_eq!(ratio(3.204), "3.20×");
     }
 }

@@ -9,6 +9,7 @@
 
 mod baseline;
 mod cell;
+mod compare;
 mod doc;
 mod format;
 mod html;
@@ -20,8 +21,10 @@ mod papers;
 mod plots;
 mod sections;
 mod series;
+mod speedup;
 
 pub use baseline::Baseline;
+pub use compare::{compare, Agreement, CellChange, CellKey, Comparison, Flip, AGREEMENT};
 pub use format::{fmt_ms, fmt_sig};
 pub use load::load_folder;
 

@@ -42,5 +42,6 @@ fn unknown_machine(label: String) -> Machine {
         started: unknown(),
         finished: None,
         extra: Default::default(),
+        noise: None,
     }
 }

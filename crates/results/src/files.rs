@@ -101,7 +101,7 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
     Ok(records)
 }
 
-const CSV_HEADER: [&str; 22] = [
+const CSV_HEADER: [&str; 27] = [
     "scenario",
     "experiment",
     "workload",
@@ -114,7 +114,12 @@ const CSV_HEADER: [&str; 22] = [
     "kernel_ms_min",
     "kernel_ms_max",
     "kernel_ms_mad",
+    "kernel_ms_ci_low",
+    "kernel_ms_ci_high",
+    "kernel_ms_ci_rel",
     "samples",
+    "batch",
+    "stop",
     "kernel_clock",
     "upload_ms",
     "download_ms",
@@ -142,7 +147,12 @@ fn csv_row(r: &Record) -> Vec<String> {
         num(k.map(|s| s.min)),
         num(k.map(|s| s.max)),
         num(k.map(|s| s.mad)),
+        num(k.and_then(|s| s.ci_low)),
+        num(k.and_then(|s| s.ci_high)),
+        num(k.and_then(|s| s.ci_rel)),
         r.samples.to_string(),
+        r.sampling.map(|s| s.batch.to_string()).unwrap_or_default(),
+        r.sampling.map(|s| s.stop.name().to_string()).unwrap_or_default(),
         r.kernel_clock.clone().unwrap_or_default(),
         num(r.transfer_ms.map(|t| t.upload)),
         num(r.transfer_ms.map(|t| t.download)),
@@ -194,6 +204,8 @@ mod tests {
             gflops: Some(1e-4),
             gbps: Some(1e-4),
             times_ms: vec![1.0, 2.0],
+            rounds: vec![0, 1],
+            sampling: None,
             finished: "2026-11-21T00:00:00Z".into(),
         }
     }
@@ -209,6 +221,18 @@ mod tests {
         let csv = std::fs::read_to_string(dir.path().join(CSV_FILE)).unwrap();
         assert_eq!(csv.lines().count(), 3);
         assert!(csv.lines().nth(2).unwrap().contains("fft"));
+    }
+
+    #[test]
+    fn schema_1_records_still_load() {
+        let line = r#"{"schema":1,"scenario":"quick","experiment":0,"experiment_title":null,"workload":"conv1d","variant":"direct","backend":"scalar","device":"cpu","params":{"m":3,"n":10},"status":"ok","reason":null,"isa":"scalar","threads":1,"exec":{},"seed":1,"warmup":1,"samples":2,"kernel_ms":{"median":1.5,"min":1.0,"max":2.0,"mad":0.5,"mean":1.5,"n":2},"kernel_clock":"wall","wall_ms":{"median":1.5,"min":1.0,"max":2.0,"mad":0.5,"mean":1.5,"n":2},"transfer_ms":null,"plan_ms":0.1,"verified":true,"verification":null,"max_abs_err":0.0,"max_rel_err":0.0,"flops":60.0,"bytes":100.0,"gflops":0.0001,"gbps":0.0001,"times_ms":[1.0,2.0],"finished":"2026-11-21T00:00:00Z"}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(RECORDS_FILE);
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let r = read_records(&path).unwrap().remove(0);
+        assert_eq!((r.schema, r.samples, r.rounds.len(), r.sampling), (1, 2, 0, None));
+        assert_eq!(r.kernel_ms.unwrap().ci_low, None);
+        assert!(r.round_times().is_empty());
     }
 
     #[test]

@@ -12,9 +12,9 @@ mod stats;
 pub use files::{
     read_machine, read_records, write_machine, ResultsDir, ResultsError, CSV_FILE, MACHINE_FILE, RECORDS_FILE,
 };
-pub use machine::{BackendStatus, Machine, ScenarioInfo};
-pub use record::{Record, Status, TransferMs, VerificationInfo};
+pub use machine::{BackendStatus, CanarySpread, GpuState, HostState, Machine, RunNoise, ScenarioInfo};
+pub use record::{Record, SamplingInfo, Status, TransferMs, VerificationInfo};
 pub use stats::Summary;
 
 /// Version of the `results.jsonl` / `machine.json` format.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;

@@ -1,5 +1,6 @@
 use crate::Summary;
 use dspbench_core::{Params, Workload};
+use dspbench_stats::{StopReason, StoppingRule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -51,6 +52,33 @@ pub struct VerificationInfo {
     pub first_mismatch: Option<String>,
 }
 
+/// How a cell's samples were taken (schema 2; absent in older records).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SamplingInfo {
+    /// Calls per sample: a short kernel runs this many times back to back in one timed sample,
+    /// and the sample is recorded per call (its time divided by `batch`).
+    pub batch: usize,
+    /// The shortest sample calibration aimed for, in milliseconds.
+    pub min_sample_ms: f64,
+    /// Why sampling stopped: `target` (the interval reached `rule.target_rel_half_width`),
+    /// `budget` or `max-samples` (it did not).
+    pub stop: StopReason,
+    pub rule: StoppingRule,
+    /// Seconds spent in timed samples (warm-up and calibration excluded).
+    pub spent_s: f64,
+    /// Index of the problem within its experiment: the records of one group were sampled in
+    /// the same rounds, so their times pair by round.
+    pub group: usize,
+    /// Seed of the per-round shuffled order of the group's contenders.
+    pub round_seed: u64,
+    /// CPU steal time over the group's sampling in percent (virtual machines; /proc/stat).
+    pub steal_pct: Option<f64>,
+    /// Milliseconds a fixed reference loop took just before the group was sampled: the
+    /// machine's own speed at the time (`dspbench-runner`'s canary).
+    #[serde(default)]
+    pub canary_ms: Option<f64>,
+}
+
 /// One measured (or refused) cell: one problem, one variant, one backend, one device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -95,8 +123,13 @@ pub struct Record {
     pub gflops: Option<f64>,
     /// bytes / median kernel time.
     pub gbps: Option<f64>,
-    /// Every kernel sample, in milliseconds, in the order taken.
+    /// Every kernel sample, in milliseconds per call, in the order taken.
     pub times_ms: Vec<f64>,
+    /// The round of each sample of `times_ms` (same length); empty in older records.
+    #[serde(default)]
+    pub rounds: Vec<u32>,
+    #[serde(default)]
+    pub sampling: Option<SamplingInfo>,
     /// UTC time the cell finished, RFC 3339.
     pub finished: String,
 }
@@ -105,5 +138,30 @@ impl Record {
     /// The parameters as `key=value` pairs, for tables.
     pub fn params_text(&self) -> String {
         self.params.to_string()
+    }
+}
+
+impl Record {
+    /// `(round, time)` of every sample, for pairing with another record of the same group.
+    pub fn round_times(&self) -> Vec<(u32, f64)> {
+        if self.rounds.len() != self.times_ms.len() {
+            return Vec::new();
+        }
+        self.rounds.iter().copied().zip(self.times_ms.iter().copied()).collect()
+    }
+
+    /// True when `other` was sampled in the same rounds as this record (same run, experiment and group).
+    pub fn shares_rounds_with(&self, other: &Record) -> bool {
+        match (&self.sampling, &other.sampling) {
+            (Some(a), Some(b)) => {
+                self.scenario == other.scenario
+                    && self.experiment == other.experiment
+                    && a.group == b.group
+                    && a.round_seed == b.round_seed
+                    && !self.rounds.is_empty()
+                    && !other.rounds.is_empty()
+            }
+            _ => false,
+        }
     }
 }

@@ -2,15 +2,24 @@
 //! f64 reference and appends the record to the results folder as soon as it is done.
 
 mod bandwidth;
+mod canary;
 mod machine;
 mod measure;
+mod noise;
 mod registry;
 mod require;
+mod rounds;
 mod run;
 
 pub use bandwidth::host_copy_gbps;
-pub use machine::{collect_machine, gpu_state, memory_bytes, now_rfc3339};
-pub use measure::{measure, Measurement, SamplingPlan};
+pub use canary::canary_ms;
+pub use machine::{collect_machine, memory_bytes, now_rfc3339};
+pub use measure::{Contender, HostEvictor, Measurement, SamplingPlan};
+pub use noise::{host_state, parse_loadavg, CpuTimes, NoiseMonitor, STEAL_WARN_PCT};
 pub use registry::Registry;
 pub use require::{check_required, required_backends, RequireError};
-pub use run::{execute_cell, new_record, run_scenario, Observer, RunOptions, RunSummary, SilentObserver};
+pub use rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
+pub use run::{
+    execute_cell, measure_group, new_record, run_scenario, Cell, Group, Observer, RunOptions, RunSummary,
+    SilentObserver,
+};

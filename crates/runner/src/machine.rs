@@ -28,19 +28,6 @@ fn cpuinfo() -> (Option<String>, Vec<String>) {
     (model, flags)
 }
 
-/// The GPUs' state from `nvidia-smi`, if it is installed: clocks, temperature, power and
-/// performance state, so that a run on a throttled card shows it. Read at the start and end of a run.
-pub fn gpu_state() -> Option<String> {
-    let out = std::process::Command::new("nvidia-smi")
-        .args([
-            "--query-gpu=index,name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,pstate",
-            "--format=csv,noheader",
-        ])
-        .output()
-        .ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 /// Describes this machine and build. `backends` come from the caller's probe.
 pub fn collect_machine(
     label: Option<&str>,
@@ -51,9 +38,6 @@ pub fn collect_machine(
     let hostname = sysinfo::System::host_name().unwrap_or_else(|_| "unknown-host".into());
     let (model, cpu_flags) = cpuinfo();
     let mut extra = BTreeMap::new();
-    if let Some(state) = gpu_state() {
-        extra.insert("gpu.at_start".into(), state);
-    }
     for var in ["DSPBENCH_REQUIRE", "RAYON_NUM_THREADS", "DSPBENCH_KERNELS"] {
         if let Ok(v) = std::env::var(var) {
             extra.insert(format!("env.{var}"), v);
@@ -81,6 +65,7 @@ pub fn collect_machine(
         started: now_rfc3339(),
         finished: None,
         extra,
+        noise: None,
     }
 }
 

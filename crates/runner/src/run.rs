@@ -1,11 +1,13 @@
-use crate::measure::{measure, Measurement, SamplingPlan};
+use crate::measure::{Contender, HostEvictor, Measurement, SamplingPlan};
+use crate::noise::CpuTimes;
 use crate::now_rfc3339;
-use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, PlanRequest, Problem};
+use crate::rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
+use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, Params, PlanRequest, Problem};
 use dspbench_reference::Verification;
 use dspbench_results::{
-    Record, ResultsDir, ResultsError, Status, Summary, TransferMs, VerificationInfo, SCHEMA_VERSION,
+    Record, ResultsDir, ResultsError, SamplingInfo, Status, Summary, TransferMs, VerificationInfo, SCHEMA_VERSION,
 };
-use dspbench_scenario::{CacheMode, Experiment, Scenario};
+use dspbench_scenario::{Experiment, Scenario};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -16,6 +18,8 @@ pub struct RunOptions {
     pub backends: Option<Vec<String>>,
     /// Restricts every backend to devices whose index equals this or whose name contains it (`--device`).
     pub device: Option<String>,
+    /// Sampling settings that replace the scenario's (`--quick`, `--precise`).
+    pub sampling: Option<dspbench_scenario::Sampling>,
 }
 
 impl RunOptions {
@@ -27,7 +31,10 @@ impl RunOptions {
 /// Follows a run as it goes (a progress bar, log lines, a test's counter).
 pub trait Observer {
     fn start(&mut self, _total_cells: usize) {}
+    /// The contenders of one problem start: `label` names the problem.
     fn cell_started(&mut self, _label: &str) {}
+    /// A round of the current problem ended; `still_sampling` contenders go on.
+    fn round_finished(&mut self, _round: u32, _still_sampling: usize) {}
     fn cell_finished(&mut self, _record: &Record) {}
 }
 
@@ -73,9 +80,11 @@ struct Lane<'a> {
     variant: &'static str,
 }
 
-/// Runs every experiment of `scenario`, appending one record per cell to `out` as it finishes.
-/// Device and compile failures become `failed` records and the run goes on; only a failure to
-/// write results stops it.
+/// Runs every experiment of `scenario`, appending one record per cell to `out` as soon as its
+/// problem is measured. The cells of one problem (every variant, backend, device and tunable
+/// set that computes the same output) are measured together in interleaved rounds. Device and
+/// compile failures become `failed` records and the run goes on; only a failure to write
+/// results stops it.
 pub fn run_scenario(
     scenario: &Scenario,
     probed: &[(&dyn Backend, Availability)],
@@ -84,14 +93,11 @@ pub fn run_scenario(
     observer: &mut dyn Observer,
 ) -> Result<RunSummary, ResultsError> {
     let mut summary = RunSummary::default();
-    let sampling = SamplingPlan {
-        warmup: scenario.warmup,
-        repetitions: scenario.repetitions,
-        time_budget_s: scenario.time_budget_s,
-        cold_cache: scenario.cache == CacheMode::Cold,
-    };
+    let sampling = options.sampling.unwrap_or(scenario.sampling);
+    let plan = SamplingPlan::from(&sampling);
     let plans: Vec<ExperimentPlan> = scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
     observer.start(plans.iter().map(|p| p.experiment.cells.len() * p.lanes.len()).sum());
+    let mut evictor = HostEvictor::default();
 
     for ExperimentPlan { experiment, lanes, unavailable } in &plans {
         for (backend, reason) in unavailable {
@@ -102,29 +108,37 @@ pub fn run_scenario(
             observer.cell_finished(&record);
             summary.add(&record);
         }
-        for params in &experiment.cells {
-            let problem = Problem::from_params(experiment.workload, params)
-                .expect("scenario validation accepted these parameters");
+        if lanes.is_empty() {
+            continue;
+        }
+        for (group, (problem, cells)) in problem_groups(experiment).into_iter().enumerate() {
             let input = generate_input(&problem, scenario.seed);
-            let tunables = params.without(experiment.workload.param_names());
-            for lane in lanes {
-                observer.cell_started(&format!(
-                    "{} {} {} [{}]",
-                    experiment.workload,
-                    lane.variant,
-                    lane.backend.name(),
-                    params
-                ));
-                let mut record = blank_record(
-                    scenario,
-                    experiment,
-                    lane.backend.name(),
-                    lane.variant,
-                    Some(&lane.device_name),
-                    params.clone(),
-                );
-                let request = PlanRequest { problem, variant: lane.variant, tunables: &tunables, device: lane.device };
-                execute_cell(lane.backend, &request, &input, sampling, &mut record);
+            let tunables: Vec<Params> = cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
+            let mut contenders = Vec::new();
+            for (params, tunables) in cells.iter().zip(&tunables) {
+                for lane in lanes {
+                    let mut record = blank_record(
+                        scenario,
+                        experiment,
+                        lane.backend.name(),
+                        lane.variant,
+                        Some(&lane.device_name),
+                        (*params).clone(),
+                    );
+                    record.warmup = sampling.warmup;
+                    let request = PlanRequest { problem, variant: lane.variant, tunables, device: lane.device };
+                    contenders.push(Cell { backend: lane.backend, request, record });
+                }
+            }
+            observer.cell_started(&format!(
+                "{} [{}]: {} contender(s) in rounds",
+                experiment.workload,
+                problem,
+                contenders.len()
+            ));
+            let seed = round_seed(scenario.seed, experiment.index, group);
+            let group = Group { index: group, seed, plan, input: &input };
+            for (record, _) in measure_group(contenders, &group, &mut evictor, observer) {
                 out.append(&record)?;
                 observer.cell_finished(&record);
                 summary.add(&record);
@@ -132,6 +146,143 @@ pub fn run_scenario(
         }
     }
     Ok(summary)
+}
+
+/// The experiment's cells grouped by the problem they compute, in order of first appearance:
+/// cells that differ only in tunables (threads, tiles) are contenders of the same problem.
+fn problem_groups(experiment: &Experiment) -> Vec<(Problem, Vec<&Params>)> {
+    let mut groups: Vec<(Problem, Vec<&Params>)> = Vec::new();
+    for params in &experiment.cells {
+        let problem =
+            Problem::from_params(experiment.workload, params).expect("scenario validation accepted these parameters");
+        match groups.iter_mut().find(|(p, _)| *p == problem) {
+            Some((_, cells)) => cells.push(params),
+            None => groups.push((problem, vec![params])),
+        }
+    }
+    groups
+}
+
+/// One contender before it is planned: where it runs, what to plan, and its record so far.
+pub struct Cell<'a> {
+    pub backend: &'a dyn Backend,
+    pub request: PlanRequest<'a>,
+    pub record: Record,
+}
+
+/// What the contenders of one problem share.
+pub struct Group<'a> {
+    /// The problem's place in its experiment.
+    pub index: usize,
+    /// Seed of the round order.
+    pub seed: u64,
+    pub plan: SamplingPlan,
+    pub input: &'a Input,
+}
+
+/// Plans, measures in interleaved rounds, downloads and verifies the contenders of one problem;
+/// returns each record (in the order given) with the output of its last run, if it ran. Never
+/// fails: an error is the record's status.
+pub fn measure_group(
+    cells: Vec<Cell<'_>>,
+    group: &Group<'_>,
+    evictor: &mut HostEvictor,
+    observer: &mut dyn Observer,
+) -> Vec<(Record, Option<Output>)> {
+    let mut records = Vec::with_capacity(cells.len());
+    let mut slots = Vec::with_capacity(cells.len());
+    for Cell { backend, request, mut record } in cells {
+        record.flops = request.problem.flops();
+        record.bytes = request.problem.bytes();
+        if group.plan.cold_cache {
+            record.exec.insert("cache".into(), "cold".into());
+        }
+        slots.push(plan_contender(backend, &request, group, &mut record));
+        records.push(record);
+    }
+    let canary_ms = crate::canary::canary_ms();
+    let steal_before = CpuTimes::read();
+    sample_in_rounds(&mut slots, &group.plan, &mut RoundOrder::new(group.seed), evictor, &mut |round, left| {
+        observer.round_finished(round, left)
+    });
+    let steal_pct = CpuTimes::read().zip(steal_before).and_then(|(after, before)| after.steal_pct_since(&before));
+    records
+        .into_iter()
+        .zip(slots)
+        .map(|(mut record, slot)| {
+            let output = finish_contender(slot, group, (steal_pct, canary_ms), &mut record);
+            record.finished = now_rfc3339();
+            (record, output)
+        })
+        .collect()
+}
+
+/// Plans and prepares (upload, warm-up, batch calibration) one contender; [`Slot::Refused`]
+/// with the record's status and reason set when it cannot be planned.
+fn plan_contender(backend: &dyn Backend, request: &PlanRequest<'_>, group: &Group<'_>, record: &mut Record) -> Slot {
+    let planned = Instant::now();
+    let algorithm = match backend.plan(request) {
+        Ok(a) => a,
+        Err(e) => {
+            fail(record, e);
+            return Slot::Refused;
+        }
+    };
+    record.plan_ms = Some(planned.elapsed().as_secs_f64() * 1e3);
+    let info = algorithm.exec_info();
+    record.isa = info.isa;
+    record.threads = info.threads;
+    record.exec.extend(info.details);
+    match Contender::prepare(algorithm, group.input, &group.plan) {
+        Ok(contender) => Slot::Measuring(contender),
+        Err(e) => Slot::Failed(e),
+    }
+}
+
+/// Downloads, verifies and records one measured contender.
+fn finish_contender(
+    slot: Slot,
+    group: &Group<'_>,
+    (steal_pct, canary_ms): (Option<f64>, f64),
+    record: &mut Record,
+) -> Option<Output> {
+    let contender = match slot {
+        Slot::Measuring(c) => c,
+        Slot::Failed(e) => {
+            fail(record, e);
+            return None;
+        }
+        Slot::Refused => return None,
+    };
+    match contender.finish() {
+        Ok(m) => {
+            fill_measurement(record, &m, &dspbench_reference::verify(group.input, &m.output));
+            record.sampling = Some(SamplingInfo {
+                batch: m.batch,
+                min_sample_ms: group.plan.min_sample_ms,
+                stop: m.stop,
+                rule: group.plan.rule,
+                spent_s: m.spent_s,
+                group: group.index,
+                round_seed: group.seed,
+                steal_pct,
+                canary_ms: Some(canary_ms),
+            });
+            Some(m.output)
+        }
+        Err(e) => {
+            fail(record, e);
+            None
+        }
+    }
+}
+
+fn fail(record: &mut Record, error: Error) {
+    record.status = match error {
+        Error::Unsupported(_) => Status::Skipped,
+        _ => Status::Failed,
+    };
+    record.reason = Some(error.to_string());
 }
 
 /// An experiment's lanes, and the selected backends that cannot run here (name, why).
@@ -196,7 +347,6 @@ fn blank_record(
     record.experiment = experiment.index;
     record.experiment_title = experiment.title.clone();
     record.seed = scenario.seed;
-    record.warmup = scenario.warmup;
     record
 }
 
@@ -241,12 +391,15 @@ pub fn new_record(
         gflops: None,
         gbps: None,
         times_ms: Vec::new(),
+        rounds: Vec::new(),
+        sampling: None,
         finished: String::new(),
     }
 }
 
-/// Plans, measures and verifies one cell into `record` (which names it already), and returns
-/// the output of the last sample if there was one. Never fails: an error is the record's status.
+/// Plans, measures and verifies one cell alone into `record` (which names it already), and
+/// returns the output of the last sample if there was one. Never fails: an error is the
+/// record's status. `dspbench exec` measures this way.
 pub fn execute_cell(
     backend: &dyn Backend,
     request: &PlanRequest<'_>,
@@ -254,54 +407,13 @@ pub fn execute_cell(
     sampling: SamplingPlan,
     record: &mut Record,
 ) -> Option<Output> {
-    record.flops = request.problem.flops();
-    if sampling.cold_cache {
-        record.exec.insert("cache".into(), "cold".into());
-    }
-    record.bytes = request.problem.bytes();
     record.warmup = sampling.warmup;
-    let output = measure_cell(backend, request, input, sampling, record);
-    record.finished = now_rfc3339();
+    let cell = Cell { backend, request: request.clone(), record: record.clone() };
+    let group = Group { index: 0, seed: 0, plan: sampling, input };
+    let (done, output) =
+        measure_group(vec![cell], &group, &mut HostEvictor::default(), &mut SilentObserver).pop().expect("one cell");
+    *record = done;
     output
-}
-
-fn measure_cell(
-    backend: &dyn Backend,
-    request: &PlanRequest<'_>,
-    input: &Input,
-    sampling: SamplingPlan,
-    record: &mut Record,
-) -> Option<Output> {
-    let fail = |record: &mut Record, error: Error| {
-        record.status = match error {
-            Error::Unsupported(_) => Status::Skipped,
-            _ => Status::Failed,
-        };
-        record.reason = Some(error.to_string());
-    };
-    let planned = Instant::now();
-    let mut algorithm = match backend.plan(request) {
-        Ok(a) => a,
-        Err(e) => {
-            fail(record, e);
-            return None;
-        }
-    };
-    record.plan_ms = Some(planned.elapsed().as_secs_f64() * 1e3);
-    let info = algorithm.exec_info();
-    record.isa = info.isa;
-    record.threads = info.threads;
-    record.exec = info.details;
-    match measure(algorithm.as_mut(), input, sampling) {
-        Ok(m) => {
-            fill_measurement(record, &m, &dspbench_reference::verify(input, &m.output));
-            Some(m.output)
-        }
-        Err(e) => {
-            fail(record, e);
-            None
-        }
-    }
 }
 
 fn fill_measurement(record: &mut Record, m: &Measurement, check: &Verification) {
@@ -310,6 +422,7 @@ fn fill_measurement(record: &mut Record, m: &Measurement, check: &Verification) 
     record.kernel_clock = Some(if m.device_clock { "device" } else { "wall" }.to_string());
     record.wall_ms = Summary::of(&m.wall_ms);
     record.times_ms = m.kernel_ms.clone();
+    record.rounds = m.rounds.clone();
     if let (Some(up), Some(down)) = (m.upload.ms, m.download.ms) {
         record.transfer_ms = Some(TransferMs { upload: up, download: down, bytes: m.upload.bytes + m.download.bytes });
     }

@@ -6,7 +6,7 @@ use dspbench_core::{
     RunTime, Transfer, VariantInfo, Workload,
 };
 use dspbench_results::{read_records, ResultsDir, Status};
-use dspbench_runner::{measure, run_scenario, RunOptions, SamplingPlan, SilentObserver};
+use dspbench_runner::{run_scenario, RunOptions, SilentObserver};
 use dspbench_scenario::{parse, Catalog, CatalogBackend};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -135,7 +135,11 @@ fn every_outcome_is_recorded_and_the_run_goes_on() {
     let wrong = records.iter().find(|r| r.variant == "wrong").unwrap();
     assert!(!wrong.verified && wrong.verification.as_ref().unwrap().first_mismatch.is_some());
     let good = records.iter().find(|r| r.variant == "good").unwrap();
-    assert_eq!((good.samples, good.warmup), (4, 1));
+    assert_eq!((good.samples, good.warmup, good.rounds.len()), (4, 1, 4));
+    let sampling = good.sampling.expect("sampling recorded");
+    assert_eq!(sampling.rule.max_samples, 4);
+    let other = records.iter().find(|r| r.variant == "wrong").unwrap();
+    assert_eq!(other.sampling.unwrap().round_seed, sampling.round_seed, "one problem, one round order");
     assert_eq!(good.kernel_clock.as_deref(), Some("wall"));
     assert!(good.transfer_ms.is_none(), "no device copy on a host backend");
     assert_eq!(summary.problems.len(), 4, "{:?}", summary.problems);
@@ -150,43 +154,14 @@ fn backends_and_devices_can_be_restricted_from_the_command_line() {
     let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
     let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
     for (options, expected) in [
-        (RunOptions { backends: Some(vec!["other".into()]), device: None }, 0),
-        (RunOptions { backends: None, device: Some("nonesuch".into()) }, 0),
-        (RunOptions { backends: None, device: Some("fake".into()) }, 1),
-        (RunOptions { backends: None, device: Some("0".into()) }, 1),
+        (RunOptions { backends: Some(vec!["other".into()]), ..RunOptions::default() }, 0),
+        (RunOptions { device: Some("nonesuch".into()), ..RunOptions::default() }, 0),
+        (RunOptions { device: Some("fake".into()), ..RunOptions::default() }, 1),
+        (RunOptions { device: Some("0".into()), ..RunOptions::default() }, 1),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let mut out = ResultsDir::create(dir.path()).unwrap();
         run_scenario(&scenario, &probed, &options, &mut out, &mut SilentObserver).unwrap();
         assert_eq!(read_records(&dir.path().join("results.jsonl")).unwrap().len(), expected, "{options:?}");
     }
-}
-
-#[test]
-fn sampling_stops_at_the_budget_but_never_below_three_samples_and_cold_evicts_each_time() {
-    let backend = Fake { name: "fake", ready: true };
-    let input = Input::conv1d(vec![1.0; 2000], vec![1.0; 200]).unwrap();
-    let tunables = Default::default();
-    let request = PlanRequest { problem: input.problem().unwrap(), variant: "good", tunables: &tunables, device: 0 };
-
-    let mut algorithm = backend.plan(&request).unwrap();
-    let plan = SamplingPlan { warmup: 0, repetitions: 50, time_budget_s: Some(1e-9), cold_cache: false };
-    assert_eq!(measure(algorithm.as_mut(), &input, plan).unwrap().kernel_ms.len(), 3);
-
-    let evictions = Arc::new(AtomicUsize::new(0));
-    let mut cold = FakeAlgorithm {
-        id: AlgorithmId {
-            workload: Workload::Conv1d,
-            variant: "good".into(),
-            backend: "fake".into(),
-            device: "d".into(),
-        },
-        input: None,
-        output: None,
-        evictions: evictions.clone(),
-    };
-    let plan = SamplingPlan { warmup: 2, repetitions: 5, time_budget_s: None, cold_cache: true };
-    let m = measure(&mut cold, &input, plan).unwrap();
-    assert_eq!((m.kernel_ms.len(), m.wall_ms.len()), (5, 5));
-    assert_eq!(evictions.load(Ordering::Relaxed), 5, "one eviction per timed sample, none for warm-up");
 }

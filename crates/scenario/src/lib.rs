@@ -8,10 +8,13 @@
 //! ```yaml
 //! name: quick
 //! seed: 42
-//! warmup: 3            # optional, default 3
-//! repetitions: 20      # optional, default 10: the most timed samples per cell
-//! time_budget_s: 2.0   # optional: stop sampling a cell after this long (3 samples at least)
-//! cache: warm          # optional, default warm; cold: device caches are evicted before every sample
+//! warmup: 3            # optional sampling settings, defaults in [`Sampling`]
+//! target_ci: 0.01      # sample until the median's 95% interval is within ±1% ...
+//! min_samples: 10      # ... taking at least this many samples ...
+//! max_samples: 1000    # ... and at most this many ...
+//! time_budget_s: 2.0   # ... and stopping after this long per cell (once min_samples are in)
+//! min_sample_ms: 1.0   # batch short calls so that one sample lasts at least this long
+//! cache: warm          # default warm; cold: device caches are evicted before every sample
 //! backends: [scalar]   # optional; default: every backend available
 //! experiments:
 //!   - workload: conv1d
@@ -47,6 +50,60 @@ pub enum CacheMode {
     Cold,
 }
 
+/// How a cell is sampled: warm-up, batching of short calls, and the stopping rule. See
+/// docs/results.md for the method.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Sampling {
+    /// Untimed runs before anything is timed.
+    pub warmup: usize,
+    /// Samples are taken until the median's 95% interval is within `target_ci` of it
+    /// (relative half-width: 0.01 is ±1%) ...
+    pub target_ci: f64,
+    /// ... but never fewer than this many ...
+    pub min_samples: usize,
+    /// ... nor more than this many ...
+    pub max_samples: usize,
+    /// ... and, once `min_samples` are in, no longer than this many seconds of samples per cell.
+    pub time_budget_s: f64,
+    /// A sample times a batch of back-to-back calls lasting at least this long (0: one call).
+    pub min_sample_ms: f64,
+    /// Whether caches are evicted before every timed sample (which forces one call per sample).
+    pub cache: CacheMode,
+}
+
+impl Default for Sampling {
+    fn default() -> Sampling {
+        Sampling {
+            warmup: 3,
+            target_ci: 0.01,
+            min_samples: 10,
+            max_samples: 1000,
+            time_budget_s: 2.0,
+            min_sample_ms: 1.0,
+            cache: CacheMode::Warm,
+        }
+    }
+}
+
+impl Sampling {
+    /// `--quick`: a first look, ±3% at best, a quarter of a second per cell.
+    pub fn quick(self) -> Sampling {
+        Sampling { target_ci: 0.03, min_samples: 6, max_samples: 100, time_budget_s: 0.25, min_sample_ms: 0.5, ..self }
+    }
+
+    /// `--precise`: ±0.5%, up to ten seconds per cell.
+    pub fn precise(self) -> Sampling {
+        Sampling {
+            target_ci: 0.005,
+            min_samples: 20,
+            max_samples: 10_000,
+            time_budget_s: 10.0,
+            min_sample_ms: 2.0,
+            ..self
+        }
+    }
+}
+
 /// A validated scenario file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Scenario {
@@ -57,13 +114,8 @@ pub struct Scenario {
     /// Lower-case hex SHA-256 of the file's bytes.
     pub sha256: String,
     pub seed: u64,
-    pub warmup: usize,
-    /// The most timed samples per cell (at least 1).
-    pub repetitions: usize,
-    /// Stop sampling a cell once its samples took this long (the runner still takes at least 3).
-    pub time_budget_s: Option<f64>,
-    /// Whether caches are evicted before every timed sample.
-    pub cache: CacheMode,
+    /// How every cell is sampled.
+    pub sampling: Sampling,
     /// Backends named at the top level; `None`: every available one.
     pub backends: Option<Vec<String>>,
     pub experiments: Vec<Experiment>,

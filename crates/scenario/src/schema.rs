@@ -25,9 +25,18 @@ pub(crate) struct RawScenario {
     #[serde(default)]
     pub warmup: Option<Spanned<usize>>,
     #[serde(default)]
+    pub min_samples: Option<Spanned<usize>>,
+    #[serde(default)]
+    pub max_samples: Option<Spanned<usize>>,
+    /// The name of `max_samples` before the stopping rule existed (the most samples then too).
+    #[serde(default)]
     pub repetitions: Option<Spanned<usize>>,
     #[serde(default)]
     pub time_budget_s: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub target_ci: Option<Spanned<f64>>,
+    #[serde(default)]
+    pub min_sample_ms: Option<Spanned<f64>>,
     #[serde(default)]
     pub cache: Option<Spanned<String>>,
     #[serde(default)]

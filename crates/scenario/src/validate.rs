@@ -5,14 +5,11 @@ use crate::catalog::{Catalog, CatalogBackend};
 use crate::error::{At, ScenarioError, Source};
 use crate::expand::{expand, Axis, CaseSet, Cell, Given};
 use crate::schema::{ParamMap, RawExperiment, RawScenario, ValueList};
-use crate::{CacheMode, Experiment, Scenario};
+use crate::{CacheMode, Experiment, Sampling, Scenario};
 use dspbench_core::{Params, Problem, VariantInfo, Workload};
 use serde_saphyr::Spanned;
 use std::collections::HashSet;
 use std::path::PathBuf;
-
-pub(crate) const DEFAULT_WARMUP: usize = 3;
-pub(crate) const DEFAULT_REPETITIONS: usize = 10;
 
 type Result<T> = std::result::Result<T, ScenarioError>;
 
@@ -34,34 +31,7 @@ pub(crate) fn scenario(
             ),
         ));
     }
-    let warmup = raw.warmup.map_or(DEFAULT_WARMUP, |w| w.value);
-    let repetitions = match &raw.repetitions {
-        None => DEFAULT_REPETITIONS,
-        Some(r) if r.value == 0 => {
-            return Err(src.error(&At::of(r, "repetitions"), "repetitions must be at least 1, got 0"));
-        }
-        Some(r) => r.value,
-    };
-    let time_budget_s = match &raw.time_budget_s {
-        None => None,
-        Some(t) if !(t.value.is_finite() && t.value > 0.0) => {
-            return Err(src.error(
-                &At::of(t, "time_budget_s"),
-                format!("time_budget_s must be a positive number of seconds, got {}", t.value),
-            ));
-        }
-        Some(t) => Some(t.value),
-    };
-    let cache = match &raw.cache {
-        None => CacheMode::Warm,
-        Some(c) => match c.value.as_str() {
-            "warm" => CacheMode::Warm,
-            "cold" => CacheMode::Cold,
-            other => {
-                return Err(src.error(&At::of(c, "cache"), format!("cache must be `warm` or `cold`, got `{other}`")))
-            }
-        },
-    };
+    let sampling = sampling(&raw, src)?;
     let backends = raw.backends.as_ref().map(|b| backend_list(b, "backends", src, catalog)).transpose()?;
     if raw.experiments.value.is_empty() {
         return Err(src.error(&At::of(&raw.experiments, "experiments"), "a scenario needs at least one experiment"));
@@ -76,12 +46,85 @@ pub(crate) fn scenario(
         path,
         sha256,
         seed: raw.seed.value,
-        warmup,
-        repetitions,
-        time_budget_s,
-        cache,
+        sampling,
         backends,
         experiments,
+    })
+}
+
+/// The sampling settings: the file's, over the defaults, each checked where it is written.
+fn sampling(raw: &RawScenario, src: &Source) -> Result<Sampling> {
+    let defaults = Sampling::default();
+    let count = |field: &Option<Spanned<usize>>, name: &str, default: usize| match field {
+        None => Ok(default),
+        Some(v) if v.value == 0 => Err(src.error(&At::of(v, name), format!("{name} must be at least 1, got 0"))),
+        Some(v) => Ok(v.value),
+    };
+    let number = |field: &Option<Spanned<f64>>, name: &str, default: f64, ok: fn(f64) -> bool, rule: &str| match field {
+        None => Ok(default),
+        Some(v) if !(v.value.is_finite() && ok(v.value)) => {
+            Err(src.error(&At::of(v, name), format!("{name} must be {rule}, got {}", v.value)))
+        }
+        Some(v) => Ok(v.value),
+    };
+    let max_field = match (&raw.max_samples, &raw.repetitions) {
+        (Some(_), Some(old)) => {
+            return Err(src.error(
+                &At::of(old, "repetitions"),
+                "give `max_samples` only: `repetitions` is its old name".to_string(),
+            ))
+        }
+        (Some(_), None) => (&raw.max_samples, "max_samples"),
+        (None, _) => (&raw.repetitions, "repetitions"),
+    };
+    // A file that gives only one of the two counts moves the other's default out of its way.
+    let given_max = count(max_field.0, max_field.1, usize::MAX)?;
+    let min_samples = count(&raw.min_samples, "min_samples", defaults.min_samples.min(given_max))?;
+    let max_samples = count(max_field.0, max_field.1, defaults.max_samples.max(min_samples))?;
+    if let Some(max) = max_field.0 {
+        if max.value < min_samples {
+            return Err(src.error(
+                &At::of(max, max_field.1),
+                format!("{} ({}) must be at least min_samples ({min_samples})", max_field.1, max.value),
+            ));
+        }
+    }
+    let cache = match &raw.cache {
+        None => CacheMode::Warm,
+        Some(c) => match c.value.as_str() {
+            "warm" => CacheMode::Warm,
+            "cold" => CacheMode::Cold,
+            other => {
+                return Err(src.error(&At::of(c, "cache"), format!("cache must be `warm` or `cold`, got `{other}`")))
+            }
+        },
+    };
+    Ok(Sampling {
+        warmup: raw.warmup.as_ref().map_or(defaults.warmup, |w| w.value),
+        min_samples,
+        max_samples,
+        time_budget_s: number(
+            &raw.time_budget_s,
+            "time_budget_s",
+            defaults.time_budget_s,
+            |v| v > 0.0,
+            "a positive number of seconds",
+        )?,
+        target_ci: number(
+            &raw.target_ci,
+            "target_ci",
+            defaults.target_ci,
+            |v| v > 0.0 && v < 1.0,
+            "a share between 0 and 1 (0.01 for ±1%)",
+        )?,
+        min_sample_ms: number(
+            &raw.min_sample_ms,
+            "min_sample_ms",
+            defaults.min_sample_ms,
+            |v| v >= 0.0,
+            "zero (no batching) or a positive number of milliseconds",
+        )?,
+        cache,
     })
 }
 

@@ -231,6 +231,17 @@ fn no_experiments() {
 fn run_settings_must_make_sense() {
     let tail = "experiments:\n  - workload: fft\n    params: { size: 8 }\n";
     refuse(&format!("name: bad\nseed: 1\nrepetitions: 0\n{tail}"), 3, "repetitions", "at least 1");
+    refuse(&format!("name: bad\nseed: 1\nmin_samples: 0\n{tail}"), 3, "min_samples", "at least 1");
+    refuse(
+        &format!("name: bad\nseed: 1\nmin_samples: 20\nmax_samples: 10\n{tail}"),
+        4,
+        "max_samples",
+        "at least min_samples (20)",
+    );
+    refuse(&format!("name: bad\nseed: 1\nmax_samples: 5\nrepetitions: 5\n{tail}"), 4, "repetitions", "old name");
+    refuse(&format!("name: bad\nseed: 1\ntarget_ci: 0\n{tail}"), 3, "target_ci", "between 0 and 1");
+    refuse(&format!("name: bad\nseed: 1\ntarget_ci: 1.5\n{tail}"), 3, "target_ci", "between 0 and 1");
+    refuse(&format!("name: bad\nseed: 1\nmin_sample_ms: -1\n{tail}"), 3, "min_sample_ms", "zero (no batching)");
     refuse(&format!("name: bad\nseed: 1\ntime_budget_s: 0\n{tail}"), 3, "time_budget_s", "positive");
     refuse(&format!("name: bad\nseed: 1\ntime_budget_s: -2.5\n{tail}"), 3, "time_budget_s", "positive");
     refuse(&format!("name: a b\nseed: 1\n{tail}"), 1, "name", "letters, digits");
@@ -273,5 +284,5 @@ fn cache_must_be_warm_or_cold() {
     refuse(text, 3, "cache", "`warm` or `cold`");
     let good = text.replace("tepid", "cold");
     let scenario = parse(&good, Path::new(FILE), &common::catalog()).unwrap();
-    assert_eq!(scenario.cache, dspbench_scenario::CacheMode::Cold);
+    assert_eq!(scenario.sampling.cache, dspbench_scenario::CacheMode::Cold);
 }

@@ -18,7 +18,8 @@ fn cells(s: &Scenario, experiment: usize) -> Vec<String> {
 #[test]
 fn defaults_apply_when_fields_are_left_out() {
     let s = ok("name: d\nseed: 5\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n");
-    assert_eq!((s.seed, s.warmup, s.repetitions, s.time_budget_s), (5, 3, 10, None));
+    assert_eq!(s.seed, 5);
+    assert_eq!(s.sampling, dspbench_scenario::Sampling::default());
     assert_eq!((s.backends.clone(), s.description.clone()), (None, None));
     let e = &s.experiments[0];
     assert_eq!(
@@ -30,9 +31,11 @@ fn defaults_apply_when_fields_are_left_out() {
 
 #[test]
 fn every_field_is_read() {
-    let s = ok("name: all\ndescription: words\nseed: 1\nwarmup: 0\nrepetitions: 20\ntime_budget_s: 2\nbackends: [scalar]\n\
-experiments:\n  - workload: conv1d\n    title: t\n    variants: [fft]\n    backends: [scalar, fakegpu]\n    params: { n: 16, m: 3 }\n");
-    assert_eq!((s.warmup, s.repetitions, s.time_budget_s), (0, 20, Some(2.0)));
+    let s = ok("name: all\ndescription: words\nseed: 1\nwarmup: 0\nmin_samples: 7\nmax_samples: 20\ntime_budget_s: 2\n\
+target_ci: 0.02\nmin_sample_ms: 0\ncache: cold\nbackends: [scalar]\nexperiments:\n  - workload: conv1d\n    title: t\n    variants: [fft]\n    backends: [scalar, fakegpu]\n    params: { n: 16, m: 3 }\n");
+    let p = s.sampling;
+    assert_eq!((p.warmup, p.min_samples, p.max_samples, p.time_budget_s), (0, 7, 20, 2.0));
+    assert_eq!((p.target_ci, p.min_sample_ms, p.cache), (0.02, 0.0, dspbench_scenario::CacheMode::Cold));
     assert_eq!(s.description.as_deref(), Some("words"));
     assert_eq!(s.backends, Some(vec!["scalar".to_string()]));
     let e = &s.experiments[0];
@@ -132,4 +135,14 @@ fn anchors_share_values_between_experiments() {
     let s = ok("name: a\nseed: 1\nexperiments:\n  - workload: conv1d\n    variants: [direct]\n    params: &grid { n: [100, 200], m: 8 }\n  - workload: conv1d\n    variants: [fft]\n    params: *grid\n");
     assert_eq!(cells(&s, 1), ["m=8 n=100", "m=8 n=200"]);
     assert_eq!(cells(&s, 0), cells(&s, 1));
+}
+
+#[test]
+fn repetitions_is_the_old_name_of_max_samples_and_lowers_the_minimum() {
+    let s = ok("name: r\nseed: 1\nrepetitions: 4\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n");
+    assert_eq!((s.sampling.min_samples, s.sampling.max_samples), (4, 4));
+    let s = ok("name: r\nseed: 1\nmin_samples: 50\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n");
+    assert_eq!((s.sampling.min_samples, s.sampling.max_samples), (50, 1000));
+    let s = ok("name: r\nseed: 1\nmin_samples: 5000\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n");
+    assert_eq!(s.sampling.max_samples, 5000);
 }

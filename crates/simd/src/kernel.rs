@@ -27,7 +27,8 @@ impl Cpu {
 }
 
 impl ExecContext for Cpu {
-    fn exec_info(&self, chunks: usize, details: BTreeMap<String, String>) -> ExecInfo {
+    fn exec_info(&self, chunks: usize, mut details: BTreeMap<String, String>) -> ExecInfo {
+        details.insert("placement".into(), self.workers.placement());
         ExecInfo { isa: Some(self.isa.name().to_string()), threads: Some(self.workers.threads().min(chunks)), details }
     }
 }

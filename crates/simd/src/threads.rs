@@ -5,6 +5,8 @@
 use dspbench_core::{Error, Params};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Most threads a plan accepts: far beyond any core count, low enough to catch a typo.
 const MAX_THREADS: usize = 1024;
@@ -17,7 +19,13 @@ const CHUNKS_PER_THREAD: usize = 4;
 pub(crate) struct Workers {
     threads: usize,
     /// `None` for one thread: the work runs on the caller's thread, with no hand-over to a pool.
-    pool: Option<ThreadPool>,
+    pool: Option<Arc<Pool>>,
+}
+
+/// A rayon pool and the CPU each of its threads is bound to (empty when unbound).
+struct Pool {
+    pool: ThreadPool,
+    cpus: Vec<usize>,
 }
 
 impl Workers {
@@ -33,18 +41,34 @@ impl Workers {
         Workers::new(threads)
     }
 
+    /// `threads` workers from the process's one pool of that size. One pool per size, shared by
+    /// every plan, because plans are measured side by side in rounds: a pool per plan left idle
+    /// workers of one plan spinning on the CPUs the next plan's workers needed, and on a 2-core VM
+    /// a call then waited whole scheduler ticks (4 ms) for a CPU.
     pub(crate) fn new(threads: usize) -> Result<Workers, Error> {
-        let pool = if threads > 1 {
-            let pool = ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .thread_name(|i| format!("dspbench-simd-{i}"))
-                .build()
-                .map_err(|e| Error::device(format!("cannot start {threads} threads: {e}")))?;
-            Some(pool)
-        } else {
-            None
+        if threads == 1 {
+            return Ok(Workers { threads, pool: None });
+        }
+        static POOLS: OnceLock<Mutex<HashMap<usize, Arc<Pool>>>> = OnceLock::new();
+        let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let pool = match pools.get(&threads) {
+            Some(pool) => pool.clone(),
+            None => {
+                let pool = Arc::new(Pool::start(threads)?);
+                pools.insert(threads, pool.clone());
+                pool
+            }
         };
-        Ok(Workers { threads, pool })
+        Ok(Workers { threads, pool: Some(pool) })
+    }
+
+    /// How the threads are placed, for the records: `cpus 0,1` or `unbound`.
+    pub(crate) fn placement(&self) -> String {
+        match &self.pool {
+            None => "caller's thread".to_string(),
+            Some(pool) if pool.cpus.is_empty() => "unbound".to_string(),
+            Some(pool) => format!("cpus {}", pool.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")),
+        }
     }
 
     pub(crate) fn threads(&self) -> usize {
@@ -71,7 +95,7 @@ impl Workers {
         match &self.pool {
             None => data.chunks_mut(chunk_len).enumerate().for_each(|(i, chunk)| f(i, chunk)),
             Some(pool) => {
-                pool.install(|| data.par_chunks_mut(chunk_len).enumerate().for_each(|(i, chunk)| f(i, chunk)))
+                pool.pool.install(|| data.par_chunks_mut(chunk_len).enumerate().for_each(|(i, chunk)| f(i, chunk)))
             }
         }
     }
@@ -90,13 +114,37 @@ impl Workers {
             None => {
                 data.chunks_mut(chunk_len).zip(states).enumerate().for_each(|(i, (chunk, state))| f(i, chunk, state))
             }
-            Some(pool) => pool.install(|| {
+            Some(pool) => pool.pool.install(|| {
                 data.par_chunks_mut(chunk_len)
                     .zip(states.par_iter_mut())
                     .enumerate()
                     .for_each(|(i, (chunk, state))| f(i, chunk, state))
             }),
         }
+    }
+}
+
+impl Pool {
+    /// `threads` workers, each bound to its own CPU of those this process may use (round robin
+    /// when there are more threads than CPUs). Unbound, the scheduler could wake two workers on
+    /// one CPU and keep them there: measured on a 2-core VM, whole plans then ran at half speed.
+    fn start(threads: usize) -> Result<Pool, Error> {
+        let allowed = core_affinity::get_core_ids().unwrap_or_default();
+        let cpus: Vec<usize> =
+            if allowed.is_empty() { Vec::new() } else { (0..threads).map(|i| allowed[i % allowed.len()].id).collect() };
+        let bind = cpus.clone();
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("dspbench-simd-{i}"))
+            .start_handler(move |i| {
+                if let Some(&id) = bind.get(i) {
+                    // Best effort: where binding is refused the thread runs unbound, as it would anyway.
+                    core_affinity::set_for_current(core_affinity::CoreId { id });
+                }
+            })
+            .build()
+            .map_err(|e| Error::device(format!("cannot start {threads} threads: {e}")))?;
+        Ok(Pool { pool, cpus })
     }
 }
 
@@ -114,6 +162,22 @@ mod tests {
         }
         let huge = Params::new().with("threads", MAX_THREADS + 1);
         assert!(matches!(Workers::from_tunables(&huge), Err(Error::Input(_))));
+    }
+
+    #[test]
+    fn pool_threads_are_bound_one_per_cpu() {
+        let cpus = core_affinity::get_core_ids().unwrap_or_default().len();
+        let workers = Workers::new(3).unwrap();
+        if cpus == 0 {
+            assert_eq!(workers.placement(), "unbound");
+            return;
+        }
+        let pool = workers.pool.as_ref().unwrap();
+        assert_eq!(pool.cpus.len(), 3);
+        assert_eq!(pool.cpus[0] == pool.cpus[1], cpus == 1, "distinct CPUs while there are enough");
+        assert!(Arc::ptr_eq(pool, Workers::new(3).unwrap().pool.as_ref().unwrap()), "one pool per size");
+        assert!(workers.placement().starts_with("cpus "), "{}", workers.placement());
+        assert_eq!(Workers::new(1).unwrap().placement(), "caller's thread");
     }
 
     #[test]

@@ -158,7 +158,7 @@ fn table(model: &Model, of: &[usize], all: &[usize]) -> Table {
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(
-        "Cells: ms, median [min–max] (samples). Paper: Pentium IV 3 GHz and GeForce 9500, 1024 × 1024 test image. \
+        "Cells: ms, median [95% interval of the median] (samples). Paper: Pentium IV 3 GHz and GeForce 9500, 1024 × 1024 test image. \
          Source: {}.",
         cite(shown.iter().map(|&i| model.entry(i).id))
     ));

@@ -122,7 +122,9 @@ fn table(model: &Model, paper: &PaperTable, of: &[usize], all: &[usize]) -> Tabl
         let base = reference(model, of, i);
         let speedup = match (base, base.and_then(|r| model.entry(r).median()), e.median()) {
             (Some(r), _, _) if r == i => "reference".to_string(),
-            (_, Some(base), Some(ms)) if e.is_good() => cell::ratio(base / ms),
+            (Some(r), Some(_), Some(_)) if e.is_good() => {
+                crate::speedup::speedup(model, r, i).map_or_else(|| "—".into(), |s| crate::speedup::text(&s))
+            }
             _ => "—".into(),
         };
         let row = paper_row(model, paper, &key);
@@ -153,7 +155,7 @@ fn table(model: &Model, paper: &PaperTable, of: &[usize], all: &[usize]) -> Tabl
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(
-        "Cells: ms, median [min–max] (samples). Source: {}.",
+        "Cells: ms, median [95% interval of the median] (samples). Source: {}.",
         cite(shown.iter().map(|&i| model.entry(i).id))
     ));
     table

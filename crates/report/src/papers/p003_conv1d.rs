@@ -109,9 +109,12 @@ fn fig2_table(model: &Model, at_n: &[usize]) -> Table {
                 Some(i) => {
                     shown.push(i);
                     let time = cell::time(model.entry(i), &model.lanes[key.lane], &mut notes);
-                    match (is_reference(model, at_n, i), speedup(model, at_n, i)) {
+                    let with_interval = reference(model, at_n, i)
+                        .filter(|_| model.entry(i).is_good())
+                        .and_then(|r| crate::speedup::speedup(model, r, i));
+                    match (is_reference(model, at_n, i), with_interval) {
                         (true, _) => format!("reference · {time}"),
-                        (false, Some(s)) => format!("{} · {time}", cell::ratio(s)),
+                        (false, Some(s)) => format!("{} · {time}", crate::speedup::text(&s)),
                         (false, None) => time,
                     }
                 }
@@ -123,7 +126,7 @@ fn fig2_table(model: &Model, at_n: &[usize]) -> Table {
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(
-        "Cells: speedup · ms, median [min–max] (samples). Source: {}.",
+        "Cells: speedup · ms, median [95% interval of the median] (samples). Source: {}.",
         cite(shown.iter().map(|&i| model.entry(i).id))
     ));
     table
@@ -254,7 +257,7 @@ fn fig3(model: &Model, entries: &[usize]) -> Vec<Block> {
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(
-        "Cells: ms, median [min–max] (samples). Source: {}.",
+        "Cells: ms, median [95% interval of the median] (samples). Source: {}.",
         cite(at_n.iter().map(|&i| model.entry(i).id))
     ));
     out.push(Block::Table(table));

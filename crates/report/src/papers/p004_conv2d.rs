@@ -178,7 +178,7 @@ fn table(model: &Model, of: &[usize], all: &[usize]) -> Table {
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(
-        "Cells: ms, median [min–max] (samples). Configurations come from the record's tunables (`smem_bytes`, \
+        "Cells: ms, median [95% interval of the median] (samples). Configurations come from the record's tunables (`smem_bytes`, \
          `threads`, `tile_w`, `tile_h`), or from its execution details when the variant chose them. Source: {}.",
         cite(measured.iter().map(|(_, _, _, i)| model.entry(*i).id))
     ));

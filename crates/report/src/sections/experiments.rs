@@ -8,6 +8,7 @@ use crate::doc::{Block, Notes, Table};
 use crate::model::{cite, Group, LaneKind, Model};
 use crate::sections::experiment_charts;
 use crate::series;
+use crate::speedup;
 use dspbench_core::{ParamValue, Params};
 use dspbench_results::Status;
 use std::collections::BTreeMap;
@@ -16,8 +17,8 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
     let mut out = vec![Block::Heading { level: 2, text: "Results by scenario".into() }];
     out.push(Block::Paragraph(format!(
         "Every experiment of every scenario, all folders merged. Rows are parameter sets and variants; \
-         columns are machine · backend. Cells: kernel time in ms, median [fastest–slowest sample] (number of \
-         samples), then the speedup against the baseline ({baseline}); `baseline` marks the baseline cell itself \
+         columns are machine · backend. Cells: kernel time in ms, median [95% interval of the median] (number \
+         of samples), then the speedup [its 95% interval] against the baseline ({baseline}); `baseline` marks the baseline cell itself \
          and `—` a variant that lane does not have."
     )));
     for scenario in model.scenarios() {
@@ -174,6 +175,7 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
     if baselines.iter().any(|(_, b)| b.is_none()) {
         table.notes.push("Cells without a speedup: no baseline record for that problem in these results.".into());
     }
+    table.notes.push(speedup::LEGEND.into());
     table.notes.push(format!("Source: {}.", cite(group.entries.iter().map(|&i| model.entry(i).id))));
     table
 }
@@ -184,9 +186,10 @@ fn cell_with_speedup(model: &Model, i: usize, base: Option<usize>, notes: &mut N
     let mut text = cell::time(e, model.lane_of(i), notes);
     match (base, e.median()) {
         (Some(b), _) if b == i => text.push_str(" · baseline"),
-        (Some(b), Some(ms)) if e.is_good() => {
-            let speedup = model.entry(b).median().unwrap_or(f64::NAN) / ms;
-            text.push_str(&format!(" · {}", cell::ratio(speedup)));
+        (Some(b), Some(_)) if e.is_good() => {
+            if let Some(s) = speedup::speedup(model, b, i) {
+                text.push_str(&format!(" · {}", speedup::text(&s)));
+            }
         }
         _ => {}
     }

@@ -18,8 +18,10 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
     ))];
     out.push(Block::Heading { level: 2, text: "Reading this report".into() });
     let mut guide = vec![
-        "Times are kernel times in milliseconds: each cell is the median of n timed samples after warm-up, with \
-         the fastest and slowest sample in brackets and the sample count in parentheses: `0.254 [0.253–0.256] (10)`."
+        "Times are kernel times in milliseconds per call: each cell is the median of n timed samples after warm-up, \
+         with the 95% confidence interval of that median in brackets and the sample count in parentheses: \
+         `0.254 [0.253–0.256] (40)`. A short kernel's sample times a batch of back-to-back calls (docs/results.md). \
+         To compare two cells, read the speedup and its own interval rather than the two times by eye."
             .to_string(),
         format!("Speedup = baseline time / time, so above 1 is faster. Baseline: {baseline}."),
         "Only measured and verified records are compared; `MISMATCH`, `skipped`, `failed` and `not run` cells keep \

@@ -1,0 +1,14 @@
+//! The statistics behind every dspbench number, kept apart from measuring and reporting
+//! (criterion's split): the distribution-free confidence interval of a median, ratios between
+//! two contenders (paired by round within a run, independent across runs), and the rule that
+//! decides when a cell has been sampled enough. The formulas are written out in docs/results.md.
+
+mod estimate;
+mod median;
+mod ratio;
+mod stopping;
+
+pub use estimate::Estimate;
+pub use median::{median_ci_ranks, median_of_sorted, median_with_ci, median_with_ci_sorted, CONFIDENCE};
+pub use ratio::{independent_ratio, paired_ratio, Significance};
+pub use stopping::{StopReason, StoppingRule};
