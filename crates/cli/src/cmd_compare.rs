@@ -25,7 +25,13 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             return Err(CliError::Input(format!("{flag} must be a percentage of 0 or more, got {}", value.unwrap())));
         }
     }
-    let load = |dir: &PathBuf| load_folder(dir).map(|(run, _)| run).map_err(|e| CliError::Input(e.to_string()));
+    let load = |dir: &PathBuf| {
+        let (run, source) = load_folder(dir).map_err(|e| CliError::Input(e.to_string()))?;
+        for warning in &source.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok::<_, CliError>(run)
+    };
     let (base, new) = (load(&args.base)?, load(&args.new)?);
     let comparison = compare(&base, &new, args.noise / 100.0);
     println!("{}", comparison.to_text());

@@ -27,6 +27,9 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     let mut sources = Vec::new();
     for dir in &args.dirs {
         let (run, source) = load_folder(dir).map_err(|e| CliError::Input(e.to_string()))?;
+        for warning in &source.warnings {
+            eprintln!("warning: {warning}");
+        }
         runs.push(run);
         sources.push(source);
     }

@@ -6,7 +6,7 @@ use dspbench_report::{fmt_sig, write_report, Run};
 use dspbench_results::{read_records, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE};
 use dspbench_runner::{
     check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, required_backends, run_scenario,
-    NoiseMonitor, Registry, RunOptions, RunSummary,
+    NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
 };
 use dspbench_scenario::{Sampling, Scenario};
 use std::path::{Path, PathBuf};
@@ -37,6 +37,14 @@ pub struct RunArgs {
     /// Sample each cell to ±0.5% or ten seconds, whatever the scenario says.
     #[arg(long)]
     precise: bool,
+    /// Run only share K of N of the scenario's problems (round robin in file order, so that N
+    /// workers with 1/N .. N/N run every cell once); `dspbench report` merges the shards.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    text.parse()
 }
 
 impl RunArgs {
@@ -49,6 +57,7 @@ impl RunArgs {
             device: None,
             quick: false,
             precise: false,
+            shard: None,
         }
     }
 
@@ -89,6 +98,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .collect();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let mut machine = collect_machine(args.machine.as_deref(), infos, statuses, command);
+    machine.shard = args.shard.map(|s| s.to_string());
     let monitor = NoiseMonitor::start(machine.logical_cores);
     for warning in monitor.warnings() {
         eprintln!("warning: {warning}");
@@ -115,7 +125,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             sampling.max_samples,
             fmt_sig(sampling.time_budget_s, 3)
         );
-        let options = RunOptions { backends: backends.clone(), device: args.device.clone(), sampling: Some(sampling) };
+        let options = RunOptions {
+            backends: backends.clone(),
+            device: args.device.clone(),
+            sampling: Some(sampling),
+            shard: args.shard,
+        };
         let mut progress = Progress::new();
         let summary = run_scenario(scenario, &probed, &options, &mut out, &mut progress);
         progress.finish();

@@ -360,3 +360,34 @@ fn compare_flags_exactly_the_slowed_cell_and_gates_on_it() {
     dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "60"]).assert().success();
     dspbench().arg("compare").arg(&base).arg(dir.path().join("nothing")).assert().code(2);
 }
+
+#[test]
+fn shards_of_a_scenario_merge_into_one_machine_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, one, two) = (dir.path().join("whole"), dir.path().join("one"), dir.path().join("two"));
+    let run = |out: &Path, shard: Option<&str>| {
+        let mut cmd = dspbench();
+        cmd.args(["run", "scenarios/smoke.yaml", "--backends", "scalar", "--machine", "box", "--out"]).arg(out);
+        if let Some(s) = shard {
+            cmd.args(["--shard", s]);
+        }
+        cmd.assert().success();
+        read_records(&out.join("results.jsonl")).unwrap()
+    };
+    let key =
+        |r: &dspbench_results::Record| format!("{} {} {} {}", r.experiment, r.variant, r.backend, r.params_text());
+    let mut all: Vec<String> = run(&whole, None).iter().map(key).collect();
+    let (a, b) = (run(&one, Some("1/2")), run(&two, Some("2/2")));
+    assert!(!a.is_empty() && !b.is_empty());
+    let mut union: Vec<String> = a.iter().chain(&b).map(key).collect();
+    all.sort();
+    union.sort();
+    assert_eq!(union, all, "the two shards are the whole scenario, each cell once");
+
+    let merged = dir.path().join("merged");
+    dspbench().arg("report").arg(&one).arg(&two).arg("--out").arg(&merged).assert().success();
+    let md = std::fs::read_to_string(merged.join("report.md")).unwrap();
+    let header = md.lines().find(|l| l.starts_with("| ") && l.contains("box · scalar")).expect("a table with the lane");
+    assert!(!header.contains("#1") && !header.contains("#2"), "one column for the machine: {header}");
+    dspbench().args(["run", "scenarios/smoke.yaml", "--shard", "3/2"]).assert().code(2);
+}

@@ -85,12 +85,10 @@ pub(crate) fn pick_where(
         .copied()
         .filter(|&i| model.entry(i).is_good() && model.entry(i).problem == *problem && accept(i))
         .collect();
-    let first_run = matching.iter().map(|&i| model.entry(i).id.run).min()?;
+    // Runs of one machine merged from shards count as one folder, the first of them.
+    let first_run = matching.iter().map(|&i| model.lane_of(i).run).min()?;
     let median = |i: usize| model.entry(i).median().unwrap_or(f64::INFINITY);
-    matching
-        .into_iter()
-        .filter(|&i| model.entry(i).id.run == first_run)
-        .min_by(|&a, &b| median(a).total_cmp(&median(b)))
+    matching.into_iter().filter(|&i| model.lane_of(i).run == first_run).min_by(|&a, &b| median(a).total_cmp(&median(b)))
 }
 
 #[cfg(test)]

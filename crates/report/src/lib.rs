@@ -51,6 +51,8 @@ pub struct Source {
     pub path: String,
     /// Said instead of the machine facts, e.g. when the folder had no `machine.json`.
     pub note: Option<String>,
+    /// What reading the folder skipped (a cut-off last record), for the reader to see.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -2,20 +2,23 @@
 //! still reported, under the folder's name, with its machine marked unknown.
 
 use crate::{Run, Source};
-use dspbench_results::{read_machine, read_records, Machine, ResultsError, MACHINE_FILE, RECORDS_FILE, SCHEMA_VERSION};
+use dspbench_results::{
+    read_machine, read_records_reporting, Machine, ResultsError, MACHINE_FILE, RECORDS_FILE, SCHEMA_VERSION,
+};
 use std::path::Path;
 
 /// The run in `dir` and where it came from.
 pub fn load_folder(dir: &Path) -> Result<(Run, Source), ResultsError> {
-    let records = read_records(&dir.join(RECORDS_FILE))?;
+    let (records, cut_off) = read_records_reporting(&dir.join(RECORDS_FILE))?;
     let path = dir.display().to_string();
+    let warnings: Vec<String> = cut_off.into_iter().collect();
     if dir.join(MACHINE_FILE).exists() {
         let machine = read_machine(dir)?;
-        return Ok((Run { machine, records }, Source { path, note: None }));
+        return Ok((Run { machine, records }, Source { path, note: None, warnings }));
     }
     let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("results").to_string();
     let note = format!("No `{MACHINE_FILE}` in this folder: the machine is unknown.");
-    Ok((Run { machine: unknown_machine(name), records }, Source { path, note: Some(note) }))
+    Ok((Run { machine: unknown_machine(name), records }, Source { path, note: Some(note), warnings }))
 }
 
 fn unknown_machine(label: String) -> Machine {
@@ -43,5 +46,6 @@ fn unknown_machine(label: String) -> Machine {
         finished: None,
         extra: Default::default(),
         noise: None,
+        shard: None,
     }
 }

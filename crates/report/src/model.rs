@@ -118,14 +118,15 @@ impl<'a> Model<'a> {
         let mut lanes: Vec<Lane> = Vec::new();
         let mut entries = Vec::new();
         for (run_index, run) in runs.iter().enumerate() {
+            let machine_run = same_machine_as(runs, run_index);
             for (index, record) in run.records.iter().enumerate() {
                 let kind = lane_kind(run, record);
-                let key = (run_index, record.backend.as_str(), record.device.as_deref());
+                let key = (machine_run, record.backend.as_str(), record.device.as_deref());
                 let lane = match lanes.iter().position(|l| (l.run, l.backend.as_str(), l.device.as_deref()) == key) {
                     Some(i) => i,
                     None => {
                         lanes.push(Lane {
-                            run: run_index,
+                            run: machine_run,
                             backend: record.backend.clone(),
                             device: record.device.clone(),
                             kind,
@@ -172,6 +173,19 @@ impl<'a> Model<'a> {
     }
 }
 
+/// The first folder that is a shard of the same machine's run as folder `i` (`--shard`: same
+/// host, label and CPU), whose lanes folder `i`'s records join; `i` itself for a whole run.
+fn same_machine_as(runs: &[Run], i: usize) -> usize {
+    fn shard_of(r: &Run) -> Option<(&str, &str, &str)> {
+        let m = &r.machine;
+        m.shard.as_ref().map(|_| (m.hostname.as_str(), m.label.as_str(), m.cpu_model.as_str()))
+    }
+    match shard_of(&runs[i]) {
+        None => i,
+        Some(key) => runs.iter().position(|r| shard_of(r) == Some(key)).unwrap_or(i),
+    }
+}
+
 fn lane_kind(run: &Run, record: &Record) -> LaneKind {
     let own = OWN_BACKENDS.contains(&record.backend.as_str())
         || run.machine.backends.iter().any(|b| b.name == record.backend);
@@ -190,7 +204,8 @@ fn label_lanes(runs: &[Run], lanes: &mut [Lane]) {
     let snapshot: Vec<Lane> = lanes.to_vec();
     for lane in lanes.iter_mut() {
         let machine = &runs[lane.run].machine.label;
-        let shared = runs.iter().filter(|r| r.machine.label == *machine).count() > 1;
+        let shared =
+            (0..runs.len()).filter(|&i| same_machine_as(runs, i) == i && runs[i].machine.label == *machine).count() > 1;
         let mut label = if shared { format!("{machine} #{}", lane.run + 1) } else { machine.clone() };
         label.push_str(" · ");
         label.push_str(&lane.backend);

@@ -83,6 +83,12 @@ pub fn read_machine(dir: &Path) -> Result<Machine, ResultsError> {
 /// Reads every record of a `results.jsonl`. A last line cut off mid-write (a run killed while
 /// writing) is ignored; a malformed line anywhere else is an error.
 pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
+    read_records_reporting(path).map(|(records, _)| records)
+}
+
+/// As [`read_records`], with the warning to show when a cut-off last line was skipped (naming
+/// the file and the line).
+pub fn read_records_reporting(path: &Path) -> Result<(Vec<Record>, Option<String>), ResultsError> {
     let file = File::open(path).map_err(io(path))?;
     let lines: Vec<String> = BufReader::new(file).lines().collect::<Result<_, _>>().map_err(io(path))?;
     let mut records = Vec::with_capacity(lines.len());
@@ -92,13 +98,20 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
         }
         match serde_json::from_str::<Record>(line) {
             Ok(r) => records.push(r),
-            Err(_) if i + 1 == lines.len() && !line.ends_with('}') => break,
+            Err(_) if i + 1 == lines.len() && !line.ends_with('}') => {
+                let warning = format!(
+                    "{}:{}: skipped a last line cut off mid-write (a run killed while writing it)",
+                    path.display(),
+                    i + 1
+                );
+                return Ok((records, Some(warning)));
+            }
             Err(e) => {
                 return Err(ResultsError::Parse { path: path.to_path_buf(), line: i + 1, message: e.to_string() })
             }
         }
     }
-    Ok(records)
+    Ok((records, None))
 }
 
 const CSV_HEADER: [&str; 27] = [
@@ -242,6 +255,9 @@ mod tests {
         let full = serde_json::to_string(&record("direct")).unwrap();
         std::fs::write(&path, format!("{full}\n{}", &full[..full.len() / 2])).unwrap();
         assert_eq!(read_records(&path).unwrap().len(), 1);
+        let (records, warning) = read_records_reporting(&path).unwrap();
+        assert_eq!(records.len(), 1);
+        assert!(warning.unwrap().contains("results.jsonl:2: skipped a last line cut off"));
         std::fs::write(&path, format!("{}\n{full}\n", &full[..full.len() / 2])).unwrap();
         let err = read_records(&path).unwrap_err().to_string();
         assert!(err.contains(":1:"), "{err}");

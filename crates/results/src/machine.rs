@@ -45,6 +45,10 @@ pub struct Machine {
     pub started: String,
     pub finished: Option<String>,
     /// Anything else worth keeping (driver versions, environment variables that change behaviour).
+    /// `K/N` when this run was share K of N of its scenarios (`--shard`); shards of one machine
+    /// merge into one column of a report.
+    #[serde(default)]
+    pub shard: Option<String>,
     pub extra: BTreeMap<String, String>,
     /// How busy the machine was around the run; absent in folders written before it was recorded.
     #[serde(default)]

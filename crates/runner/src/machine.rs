@@ -66,6 +66,7 @@ pub fn collect_machine(
         finished: None,
         extra,
         noise: None,
+        shard: None,
     }
 }
 

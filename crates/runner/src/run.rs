@@ -20,6 +20,60 @@ pub struct RunOptions {
     pub device: Option<String>,
     /// Sampling settings that replace the scenario's (`--quick`, `--precise`).
     pub sampling: Option<dspbench_scenario::Sampling>,
+    /// Only this share of the scenario's problems (`--shard K/N`).
+    pub shard: Option<Shard>,
+}
+
+/// One of `count` shares of a scenario (`--shard K/N`, `index` = K - 1). The unit is a problem
+/// (every contender of it stays together, so its rounds and paired ratios are whole): the
+/// scenario's problems, numbered in file order over all experiments, go round robin, problem
+/// `i` to shard `i mod N`. The same scenario file gives the same shares on every machine and in
+/// every run, and the N shares together are the whole scenario, each problem once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard { index: 0, count: 1 }
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N` with 1 <= K <= N.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected K/N with 1 <= K <= N (e.g. 2/4), got `{text}`");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if k == 0 || n == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { index: k - 1, count: n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+impl Shard {
+    /// The problems of `scenario` this shard runs, as (experiment index, problem index).
+    pub fn assign(&self, scenario: &Scenario) -> std::collections::HashSet<(usize, usize)> {
+        scenario
+            .experiments
+            .iter()
+            .flat_map(|e| (0..problem_groups(e).len()).map(move |g| (e.index, g)))
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index)
+            .map(|(_, key)| key)
+            .collect()
+    }
 }
 
 impl RunOptions {
@@ -96,22 +150,38 @@ pub fn run_scenario(
     let sampling = options.sampling.unwrap_or(scenario.sampling);
     let plan = SamplingPlan::from(&sampling);
     let plans: Vec<ExperimentPlan> = scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
-    observer.start(plans.iter().map(|p| p.experiment.cells.len() * p.lanes.len()).sum());
+    let shard = options.shard.unwrap_or_default();
+    let owned = shard.assign(scenario);
+    let cells_here: usize = plans
+        .iter()
+        .map(|p| {
+            let groups = problem_groups(p.experiment);
+            let mine = groups.iter().enumerate().filter(|(g, _)| owned.contains(&(p.experiment.index, *g)));
+            mine.map(|(_, (_, cells))| cells.len()).sum::<usize>() * p.lanes.len()
+        })
+        .sum();
+    observer.start(cells_here);
     let mut evictor = HostEvictor::default();
 
     for ExperimentPlan { experiment, lanes, unavailable } in &plans {
-        for (backend, reason) in unavailable {
-            let mut record = blank_record(scenario, experiment, backend, "*", None, Default::default());
-            record.status = Status::Unavailable;
-            record.reason = Some(reason.clone());
-            out.append(&record)?;
-            observer.cell_finished(&record);
-            summary.add(&record);
+        // Said once over all shards: by the shard that owns the experiment's first problem.
+        if owned.contains(&(experiment.index, 0)) {
+            for (backend, reason) in unavailable {
+                let mut record = blank_record(scenario, experiment, backend, "*", None, Default::default());
+                record.status = Status::Unavailable;
+                record.reason = Some(reason.clone());
+                out.append(&record)?;
+                observer.cell_finished(&record);
+                summary.add(&record);
+            }
         }
         if lanes.is_empty() {
             continue;
         }
         for (group, (problem, cells)) in problem_groups(experiment).into_iter().enumerate() {
+            if !owned.contains(&(experiment.index, group)) {
+                continue;
+            }
             let input = generate_input(&problem, scenario.seed);
             let tunables: Vec<Params> = cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
             let mut contenders = Vec::new();

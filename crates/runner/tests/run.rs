@@ -165,3 +165,41 @@ fn backends_and_devices_can_be_restricted_from_the_command_line() {
         assert_eq!(read_records(&dir.path().join("results.jsonl")).unwrap().len(), expected, "{options:?}");
     }
 }
+
+#[test]
+fn shards_together_run_every_cell_exactly_once() {
+    let ready = Fake { name: "fake", ready: true };
+    let absent = Fake { name: "absent", ready: false };
+    let yaml = "name: t\nseed: 3\nwarmup: 0\nmax_samples: 2\nexperiments:\n  - workload: conv1d\n    variants: [good, wrong]\n    \
+                params: { n: [50, 60, 70], m: [3, 5] }\n  - workload: conv1d\n    variants: [good]\n    params: { n: 40, m: 2 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready, &absent])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> =
+        vec![(&ready, ready.availability()), (&absent, absent.availability())];
+    let cells = |shard: Option<dspbench_runner::Shard>| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = ResultsDir::create(dir.path()).unwrap();
+        let options = RunOptions { shard, ..RunOptions::default() };
+        run_scenario(&scenario, &probed, &options, &mut out, &mut SilentObserver).unwrap();
+        let mut keys: Vec<String> = read_records(&dir.path().join("results.jsonl"))
+            .unwrap()
+            .iter()
+            .map(|r| format!("{} {} {} {}", r.experiment, r.backend, r.variant, r.params_text()))
+            .collect();
+        keys.sort();
+        keys
+    };
+    let whole = cells(None);
+    assert_eq!(whole.len(), 6 * 2 + 1 + 2, "12 + 1 cells and one unavailable record per experiment");
+    for n in [2, 3, 7] {
+        let mut union = Vec::new();
+        for k in 1..=n {
+            let part = cells(Some(format!("{k}/{n}").parse().unwrap()));
+            union.extend(part);
+        }
+        union.sort();
+        assert_eq!(union, whole, "{n} shards");
+    }
+    for bad in ["0/2", "3/2", "1", "a/b", "1/0"] {
+        assert!(bad.parse::<dspbench_runner::Shard>().is_err(), "{bad}");
+    }
+}
