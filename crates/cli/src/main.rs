@@ -7,9 +7,11 @@ mod cmd_list;
 mod cmd_report;
 mod cmd_run;
 mod cmd_selftest;
+mod cmd_slurm;
 mod error;
 mod npy;
 mod progress;
+mod slurm_script;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -40,6 +42,8 @@ enum Command {
     Report(cmd_report::ReportArgs),
     /// Compare two results folders cell by cell: the change with its 95% interval and a verdict.
     Compare(cmd_compare::CompareArgs),
+    /// Run scenarios across a Slurm cluster's partitions in shards, and follow them.
+    Slurm(cmd_slurm::SlurmArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some(Command::Selftest(args)) => cmd_selftest::run(args),
         Some(Command::Report(args)) => cmd_report::run(args),
         Some(Command::Compare(args)) => cmd_compare::run(args),
+        Some(Command::Slurm(args)) => cmd_slurm::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

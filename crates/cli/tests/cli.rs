@@ -391,3 +391,96 @@ fn shards_of_a_scenario_merge_into_one_machine_column() {
     assert!(!header.contains("#1") && !header.contains("#2"), "one column for the machine: {header}");
     dspbench().args(["run", "scenarios/smoke.yaml", "--shard", "3/2"]).assert().code(2);
 }
+
+/// True when a Slurm answers here; without one the cluster test says so and passes, unless
+/// `DSPBENCH_REQUIRE` names `slurm` (as CI does, after scripts/slurm/start-local.sh).
+fn slurm_here() -> bool {
+    let up = std::process::Command::new("sinfo").arg("-h").output().is_ok_and(|o| o.status.success());
+    let required = std::env::var("DSPBENCH_REQUIRE").unwrap_or_default().split(',').any(|n| n.trim() == "slurm");
+    assert!(up || !required, "DSPBENCH_REQUIRE names slurm, but no Slurm answers here (scripts/slurm/start-local.sh)");
+    if !up {
+        eprintln!("no Slurm here (sinfo fails): the cluster test is skipped");
+    }
+    up
+}
+
+#[test]
+fn slurm_runs_a_scenario_in_shards_over_partitions_and_merges_them() {
+    if !slurm_here() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cluster");
+    dspbench()
+        .args(["slurm", "submit", "scenarios/smoke.yaml", "--partition", "p1,p2", "--shards", "2", "--out"])
+        .arg(&out)
+        .args(["--sbatch=--time=00:10:00"])
+        .assert()
+        .success();
+    for script in ["tasks.sh", "report.sh", "submitted.json"] {
+        assert!(out.join(script).exists(), "{script} kept for the record");
+    }
+    let report = out.join("report").join("report.md");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while !report.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the array and the merge job did not finish within 5 minutes; logs in {}",
+            out.join("logs").display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let status = dspbench().args(["slurm", "status"]).arg(&out).assert().success().get_output().stdout.clone();
+    let status = String::from_utf8(status).unwrap();
+    assert_eq!(status.matches(" finished ").count(), 4, "{status}");
+    assert!(status.contains("done: "), "{status}");
+
+    let key =
+        |r: &dspbench_results::Record| format!("{} {} {} {}", r.experiment, r.variant, r.backend, r.params_text());
+    let partition = |p: &str| {
+        let mut cells: Vec<String> = (1..=2)
+            .flat_map(|k| read_records(&out.join(p).join(k.to_string()).join("results.jsonl")).unwrap())
+            .map(|r| key(&r))
+            .collect();
+        cells.sort();
+        cells
+    };
+    let (p1, p2) = (partition("p1"), partition("p2"));
+    let mut unique = p1.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), p1.len(), "every cell exactly once over the shards");
+    assert!(!p1.is_empty());
+    assert_eq!(p1, p2, "each partition runs the whole scenario");
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(md.contains("p1 · scalar") && md.contains("p2 · scalar"), "one column per partition");
+}
+
+#[test]
+fn slurm_submit_refuses_bad_input_before_submitting_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    dspbench()
+        .args(["slurm", "submit", "scenarios/nonesuch.yaml", "--partition", "p1", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    dspbench().args(["slurm", "submit", "scenarios/smoke.yaml", "--partition", "", "--out"]).arg(&out).assert().code(2);
+    dspbench()
+        .args(["slurm", "submit", "scenarios/smoke.yaml", "--partition", "p1", "--shards", "0", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert!(!out.exists(), "nothing written");
+    let dry = dspbench()
+        .args(["slurm", "submit", "scenarios/smoke.yaml", "--partition", "a,b", "--shards", "3", "--dry-run", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let dry = String::from_utf8(dry).unwrap();
+    assert!(dry.contains("--array=1-3") && dry.contains("--dependency=afterany"), "{dry}");
+    assert!(!out.exists(), "a dry run writes nothing");
+    dspbench().args(["slurm", "status"]).arg(dir.path()).assert().code(2);
+}

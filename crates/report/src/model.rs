@@ -174,11 +174,12 @@ impl<'a> Model<'a> {
 }
 
 /// The first folder that is a shard of the same machine's run as folder `i` (`--shard`: same
-/// host, label and CPU), whose lanes folder `i`'s records join; `i` itself for a whole run.
+/// label and CPU; on a cluster the label names the partition, whose shards ran on several nodes
+/// of one kind), whose lanes folder `i`'s records join; `i` itself for a whole run.
 fn same_machine_as(runs: &[Run], i: usize) -> usize {
-    fn shard_of(r: &Run) -> Option<(&str, &str, &str)> {
+    fn shard_of(r: &Run) -> Option<(&str, &str)> {
         let m = &r.machine;
-        m.shard.as_ref().map(|_| (m.hostname.as_str(), m.label.as_str(), m.cpu_model.as_str()))
+        m.shard.as_ref().map(|_| (m.label.as_str(), m.cpu_model.as_str()))
     }
     match shard_of(&runs[i]) {
         None => i,

@@ -17,7 +17,7 @@ pub use machine::{collect_machine, memory_bytes, now_rfc3339};
 pub use measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 pub use noise::{host_state, parse_loadavg, CpuTimes, NoiseMonitor, STEAL_WARN_PCT};
 pub use registry::Registry;
-pub use require::{check_required, required_backends, RequireError};
+pub use require::{check_required, required_backends, service_required, RequireError, REQUIRABLE_SERVICES};
 pub use rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
 pub use run::{
     execute_cell, measure_group, new_record, run_scenario, Cell, Group, Observer, RunOptions, RunSummary, Shard,

@@ -12,9 +12,20 @@ pub enum RequireError {
     Unavailable(String, String),
 }
 
+/// Names `DSPBENCH_REQUIRE` may hold that are services the tests need, not backends:
+/// `slurm`, a running Slurm for the cluster tests.
+pub const REQUIRABLE_SERVICES: &[&str] = &["slurm"];
+
 /// Backends named in `DSPBENCH_REQUIRE` (comma-separated; empty or unset means none).
 pub fn required_backends() -> Vec<String> {
-    parse(&std::env::var(REQUIRE_VAR).unwrap_or_default())
+    let mut names = parse(&std::env::var(REQUIRE_VAR).unwrap_or_default());
+    names.retain(|n| !REQUIRABLE_SERVICES.contains(&n.as_str()));
+    names
+}
+
+/// Whether `DSPBENCH_REQUIRE` names `service` (one of [`REQUIRABLE_SERVICES`]).
+pub fn service_required(service: &str) -> bool {
+    parse(&std::env::var(REQUIRE_VAR).unwrap_or_default()).iter().any(|n| n == service)
 }
 
 fn parse(text: &str) -> Vec<String> {
