@@ -28,7 +28,8 @@ pub struct RunArgs {
     /// A name for this machine in reports [default: the host name].
     #[arg(long)]
     machine: Option<String>,
-    /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`).
+    /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`);
+    /// `all` (the default) measures every device, each card in its own column.
     #[arg(long)]
     device: Option<String>,
     /// A first look: sample each cell to ±3% or a quarter of a second, whatever the scenario says.

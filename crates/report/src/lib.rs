@@ -77,6 +77,7 @@ pub fn render(runs: &[Run], options: &ReportOptions) -> std::io::Result<Rendered
     let model = model::Model::new(runs);
     let mut blocks = sections::overview::blocks(&model, &options.baseline);
     blocks.extend(sections::machines::blocks(&model, &options.sources));
+    blocks.extend(sections::devices::blocks(&model));
     blocks.extend(papers::blocks(&model));
     blocks.extend(sections::experiments::blocks(&model, &options.baseline));
     blocks.extend(sections::roofline::blocks(&model));

@@ -77,8 +77,12 @@ impl Shard {
 }
 
 impl RunOptions {
+    /// `--device all` (or none) keeps every device: they are measured in the same rounds, one at a
+    /// time, so no two cards' kernels, copies or host work ever overlap.
     fn wants_device(&self, device: &dspbench_core::DeviceInfo) -> bool {
-        self.device.as_deref().is_none_or(|spec| spec == device.index.to_string() || device.name.contains(spec))
+        self.device
+            .as_deref()
+            .is_none_or(|spec| spec == "all" || spec == device.index.to_string() || device.name.contains(spec))
     }
 }
 
@@ -394,7 +398,7 @@ fn lanes<'a>(
                         lanes.push(Lane {
                             backend: *backend,
                             device: device.index,
-                            device_name: device.name.clone(),
+                            device_name: device_name(device, devices),
                             variant,
                         });
                     }
@@ -403,6 +407,16 @@ fn lanes<'a>(
         }
     }
     ExperimentPlan { experiment, lanes, unavailable }
+}
+
+/// The device's name in records, with ` #<index>` when the backend has another device of the
+/// same name (two cards of one model in a node), so each card keeps its own records and column.
+pub fn device_name(device: &dspbench_core::DeviceInfo, all: &[dspbench_core::DeviceInfo]) -> String {
+    if all.iter().filter(|d| d.name == device.name).count() > 1 {
+        format!("{} #{}", device.name, device.index)
+    } else {
+        device.name.clone()
+    }
 }
 
 fn blank_record(

@@ -203,3 +203,11 @@ fn shards_together_run_every_cell_exactly_once() {
         assert!(bad.parse::<dspbench_runner::Shard>().is_err(), "{bad}");
     }
 }
+
+#[test]
+fn two_cards_of_one_model_get_names_of_their_own() {
+    let card = |index: usize, name: &str| DeviceInfo { index, name: name.into(), details: Default::default() };
+    let node = [card(0, "NVIDIA H200"), card(1, "NVIDIA H200"), card(2, "NVIDIA H100")];
+    let names: Vec<String> = node.iter().map(|d| dspbench_runner::device_name(d, &node)).collect();
+    assert_eq!(names, ["NVIDIA H200 #0", "NVIDIA H200 #1", "NVIDIA H100"]);
+}
