@@ -3,7 +3,7 @@ use crate::progress::Progress;
 use crate::{check_backend_names, default_scenario_path, split_list};
 use dspbench_core::Availability;
 use dspbench_report::{fmt_sig, write_report, Run};
-use dspbench_results::{read_records, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE};
+use dspbench_results::{machine_id, read_records, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE};
 use dspbench_runner::{
     check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, required_backends, run_scenario,
     NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
@@ -101,6 +101,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut machine = collect_machine(args.machine.as_deref(), infos, statuses, command);
     machine.shard = args.shard.map(|s| s.to_string());
     let monitor = NoiseMonitor::start(machine.logical_cores);
+    let uuids: Vec<&str> = monitor.start_state().gpus.iter().filter_map(|g| g.uuid.as_deref()).collect();
+    machine.id = Some(machine_id(&machine.hostname, &machine.cpu_model, &uuids));
     for warning in monitor.warnings() {
         eprintln!("warning: {warning}");
     }

@@ -389,6 +389,13 @@ fn shards_of_a_scenario_merge_into_one_machine_column() {
     let md = std::fs::read_to_string(merged.join("report.md")).unwrap();
     let header = md.lines().find(|l| l.starts_with("| ") && l.contains("box · scalar")).expect("a table with the lane");
     assert!(!header.contains("#1") && !header.contains("#2"), "one column for the machine: {header}");
+    assert!(!md.contains("recorded more than once"));
+    // The same shard given twice: its cells are listed as recorded twice, never averaged.
+    let twice = dir.path().join("twice");
+    dspbench().arg("report").arg(&one).arg(&one).arg("--out").arg(&twice).assert().success();
+    let md = std::fs::read_to_string(twice.join("report.md")).unwrap();
+    assert!(md.contains("Cells recorded more than once"), "duplicates reported");
+    assert!(md.contains(": records 1#") && md.contains(", 2#"), "with both records cited");
     dspbench().args(["run", "scenarios/smoke.yaml", "--shard", "3/2"]).assert().code(2);
 }
 

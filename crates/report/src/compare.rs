@@ -100,6 +100,8 @@ pub struct Comparison {
     pub noise: f64,
     /// The reference loop's times in each run: how fast each machine was while it measured.
     pub canary: (Option<CanarySpread>, Option<CanarySpread>),
+    /// The machines' ids (`machine.json`), where the runs recorded them.
+    pub machine_ids: (Option<String>, Option<String>),
 }
 
 impl Comparison {
@@ -137,7 +139,19 @@ pub fn compare(base: &Run, new: &Run, noise: f64) -> Comparison {
     let (flips, significant_pairs) = flips(&base_cells, &new_cells);
     let agreement = Agreement { significant_pairs, ..agreement(&changes) };
     let canary = (CanarySpread::of(&base.records), CanarySpread::of(&new.records));
-    Comparison { changes, only_in_base, only_in_new, unmeasured, duplicates, flips, agreement, noise, canary }
+    let machine_ids = (base.machine.id.clone(), new.machine.id.clone());
+    Comparison {
+        changes,
+        only_in_base,
+        only_in_new,
+        unmeasured,
+        duplicates,
+        flips,
+        agreement,
+        noise,
+        canary,
+        machine_ids,
+    }
 }
 
 fn index<'a>(records: &'a [Record], side: &str, duplicates: &mut Vec<String>) -> BTreeMap<CellKey, &'a Record> {
@@ -286,6 +300,14 @@ impl Comparison {
                 self.flips.len()
             ),
         ];
+        if let (Some(b), Some(n)) = &self.machine_ids {
+            if b != n {
+                lines.push(format!(
+                    "BASE and NEW ran on different machines (ids {b} and {n}): their changes include the hardware, \
+                     not only the code"
+                ));
+            }
+        }
         if let (Some(b), Some(n)) = self.canary {
             lines.push(format!(
                 "machine speed: a fixed reference loop took {} ms in BASE ({}–{} over {} groups) and {} ms in NEW \
@@ -487,6 +509,21 @@ mod tests {
         assert!(text.contains("Only in BASE:") && text.contains("Not measured in both:"), "{text}");
         let md = c.to_markdown("a", "b");
         assert!(md.contains("| cell") && md.contains("NEW/BASE [95% CI]"), "{md}");
+    }
+
+    #[test]
+    fn runs_from_two_machines_are_said_to_be_so() {
+        let mut base = run(cells(1));
+        let mut new = run(cells(2));
+        assert!(!compare(&base, &new, 0.02).summary().iter().any(|l| l.contains("different machines")));
+        base.machine.id = Some("aaaa".into());
+        new.machine.id = Some("aaaa".into());
+        assert!(!compare(&base, &new, 0.02).summary().iter().any(|l| l.contains("different machines")));
+        new.machine.id = Some("bbbb".into());
+        assert!(compare(&base, &new, 0.02)
+            .summary()
+            .iter()
+            .any(|l| l.contains("different machines (ids aaaa and bbbb)")));
     }
 
     #[test]

@@ -47,5 +47,6 @@ fn unknown_machine(label: String) -> Machine {
         extra: Default::default(),
         noise: None,
         shard: None,
+        id: None,
     }
 }

@@ -13,7 +13,7 @@ pub use files::{
     read_machine, read_records, read_records_reporting, write_machine, ResultsDir, ResultsError, CSV_FILE,
     MACHINE_FILE, RECORDS_FILE,
 };
-pub use machine::{BackendStatus, CanarySpread, GpuState, HostState, Machine, RunNoise, ScenarioInfo};
+pub use machine::{machine_id, BackendStatus, CanarySpread, GpuState, HostState, Machine, RunNoise, ScenarioInfo};
 pub use record::{Record, SamplingInfo, Status, TransferMs, VerificationInfo};
 pub use stats::Summary;
 

@@ -25,6 +25,10 @@ pub struct Machine {
     pub schema: u32,
     /// A short name for tables: the host name unless `--machine` gave one.
     pub label: String,
+    /// Which machine this was, stable across runs and folder names: [`machine_id`] of its host name,
+    /// CPU model and GPU UUIDs. Absent in folders written before it existed.
+    #[serde(default)]
+    pub id: Option<String>,
     pub hostname: String,
     pub os: String,
     pub kernel: Option<String>,
@@ -227,5 +231,35 @@ mod tests {
         let sparse: RunNoise = serde_json::from_str(r#"{"start": {"at": "x"}}"#).unwrap();
         assert_eq!(sparse.start.at, "x");
         assert!(sparse.end.is_none() && sparse.warnings.is_empty());
+    }
+}
+
+/// A machine's identity: FNV-1a (64 bits, fixed by its definition, so the same on every version
+/// and platform) over the host name, the CPU model and the GPUs' UUIDs, as 16 hex digits.
+pub fn machine_id(hostname: &str, cpu_model: &str, gpu_uuids: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let parts = [hostname, cpu_model].into_iter().chain(gpu_uuids.iter().copied());
+    for part in parts {
+        for byte in part.bytes().chain([0u8]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod id_tests {
+    use super::machine_id;
+
+    #[test]
+    fn the_id_is_stable_and_tells_machines_apart() {
+        let a = machine_id("node1", "AMD EPYC", &["GPU-9cc7"]);
+        assert_eq!(a, machine_id("node1", "AMD EPYC", &["GPU-9cc7"]));
+        assert_eq!(a.len(), 16);
+        assert_ne!(a, machine_id("node2", "AMD EPYC", &["GPU-9cc7"]));
+        assert_ne!(a, machine_id("node1", "AMD EPYC", &["GPU-3092"]));
+        // Parts are separated, so shifting text from one to the next changes the id.
+        assert_ne!(machine_id("ab", "c", &[]), machine_id("a", "bc", &[]));
     }
 }

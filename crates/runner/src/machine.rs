@@ -67,6 +67,7 @@ pub fn collect_machine(
         extra,
         noise: None,
         shard: None,
+        id: None,
     }
 }
 

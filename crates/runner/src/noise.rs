@@ -345,6 +345,11 @@ impl NoiseMonitor {
         NoiseMonitor { logical_cores, start, cpu_at_start, own_ticks_at_start, started, steal_pct_at_start, warnings }
     }
 
+    /// The machine's state at the start (its GPUs' UUIDs name it, with the host).
+    pub fn start_state(&self) -> &HostState {
+        &self.start
+    }
+
     /// The warnings found at the start.
     pub fn warnings(&self) -> &[String] {
         &self.warnings

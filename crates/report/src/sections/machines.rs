@@ -33,7 +33,45 @@ pub(crate) fn blocks(model: &Model, sources: &[Source]) -> Vec<Block> {
             )));
         }
     }
+    let twice = recorded_twice(model);
+    if !twice.is_empty() {
+        out.push(Block::Paragraph(
+            "⚠ Cells recorded more than once for one machine and backend (two folders of the same run, or a shard \
+             given twice): the tables show the first record of each, never an average of them."
+                .into(),
+        ));
+        out.push(Block::List(twice));
+    }
     out
+}
+
+/// Cells that more than one record gives for the same lane: `cell: records 1#3, 2#3`.
+fn recorded_twice(model: &Model) -> Vec<String> {
+    let mut seen: Vec<(String, Vec<crate::model::RecordId>)> = Vec::new();
+    for e in &model.entries {
+        let r = e.record;
+        if r.status == dspbench_results::Status::Unavailable {
+            continue;
+        }
+        let key = format!(
+            "{} · {} #{} `{}` {}",
+            model.lanes[e.lane].label,
+            r.scenario,
+            r.experiment + 1,
+            r.variant,
+            crate::format::params_text(r.workload, &r.params)
+        );
+        match seen.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, ids)) => ids.push(e.id),
+            None => seen.push((key, vec![e.id])),
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .map(|(key, ids)| {
+            format!("{key}: records {}", ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", "))
+        })
+        .collect()
 }
 
 fn facts(m: &Machine) -> Vec<String> {
