@@ -63,16 +63,9 @@ impl std::fmt::Display for Shard {
 }
 
 impl Shard {
-    /// The problems of `scenario` this shard runs, as (experiment index, problem index).
-    pub fn assign(&self, scenario: &Scenario) -> std::collections::HashSet<(usize, usize)> {
-        scenario
-            .experiments
-            .iter()
-            .flat_map(|e| (0..problem_groups(e).len()).map(move |g| (e.index, g)))
-            .enumerate()
-            .filter(|(i, _)| i % self.count == self.index)
-            .map(|(_, key)| key)
-            .collect()
+    /// Whether this shard runs the scenario's problem number `ordinal` (0-based, file order).
+    pub fn owns(&self, ordinal: usize) -> bool {
+        ordinal % self.count == self.index
     }
 }
 
@@ -153,23 +146,27 @@ pub fn run_scenario(
     let mut summary = RunSummary::default();
     let sampling = options.sampling.unwrap_or(scenario.sampling);
     let plan = SamplingPlan::from(&sampling);
-    let plans: Vec<ExperimentPlan> = scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
+    let mut plans: Vec<ExperimentPlan> =
+        scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
     let shard = options.shard.unwrap_or_default();
-    let owned = shard.assign(scenario);
+    let mut ordinal = 0;
+    for p in &mut plans {
+        p.first_ordinal = ordinal;
+        ordinal += p.groups.len();
+    }
     let cells_here: usize = plans
         .iter()
         .map(|p| {
-            let groups = problem_groups(p.experiment);
-            let mine = groups.iter().enumerate().filter(|(g, _)| owned.contains(&(p.experiment.index, *g)));
+            let mine = p.groups.iter().enumerate().filter(|(g, _)| shard.owns(p.first_ordinal + g));
             mine.map(|(_, (_, cells))| cells.len()).sum::<usize>() * p.lanes.len()
         })
         .sum();
     observer.start(cells_here);
     let mut evictor = HostEvictor::default();
 
-    for ExperimentPlan { experiment, lanes, unavailable } in &plans {
+    for ExperimentPlan { experiment, lanes, unavailable, groups, first_ordinal } in &plans {
         // Said once over all shards: by the shard that owns the experiment's first problem.
-        if owned.contains(&(experiment.index, 0)) {
+        if shard.owns(*first_ordinal) {
             for (backend, reason) in unavailable {
                 let mut record = blank_record(scenario, experiment, backend, "*", None, Default::default());
                 record.status = Status::Unavailable;
@@ -182,10 +179,11 @@ pub fn run_scenario(
         if lanes.is_empty() {
             continue;
         }
-        for (group, (problem, cells)) in problem_groups(experiment).into_iter().enumerate() {
-            if !owned.contains(&(experiment.index, group)) {
+        for (group, (problem, cells)) in groups.iter().enumerate() {
+            if !shard.owns(first_ordinal + group) {
                 continue;
             }
+            let problem = *problem;
             let input = generate_input(&problem, scenario.seed);
             let tunables: Vec<Params> = cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
             let mut contenders = Vec::new();
@@ -364,6 +362,10 @@ struct ExperimentPlan<'a> {
     experiment: &'a Experiment,
     lanes: Vec<Lane<'a>>,
     unavailable: Vec<(String, String)>,
+    /// The experiment's problems, each with its cells.
+    groups: Vec<(Problem, Vec<&'a Params>)>,
+    /// The scenario-wide number of its first problem, which decides the shard of each.
+    first_ordinal: usize,
 }
 
 fn lanes<'a>(
@@ -406,7 +408,7 @@ fn lanes<'a>(
             }
         }
     }
-    ExperimentPlan { experiment, lanes, unavailable }
+    ExperimentPlan { experiment, lanes, unavailable, groups: problem_groups(experiment), first_ordinal: 0 }
 }
 
 /// The device's name in records, with ` #<index>` when the backend has another device of the
