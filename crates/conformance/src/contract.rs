@@ -83,6 +83,28 @@ pub fn assert_life_cycle(backend: &dyn Backend) {
     }
 }
 
+/// On device 0: a batch of calls (`run_batch`, how the runner samples short kernels) is refused
+/// before `upload`, leaves the same verified output as a single run, and reports a positive device
+/// time where the backend has a device clock.
+pub fn assert_batches_compute_what_runs_compute(backend: &dyn Backend) {
+    for variant in backend.variants() {
+        let (problem, _) = small_problems(variant.workload);
+        let what = format!("{} {} `{}`", backend.name(), variant.workload, variant.name);
+        let mut algorithm =
+            plan(backend, variant.name, problem, &Params::new()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(algorithm.run_batch(3).is_err(), "{what}: a batch before upload");
+        let input = generate_input(&problem, crate::SEED);
+        algorithm.upload(&input).unwrap_or_else(|e| panic!("{what}: upload: {e}"));
+        for calls in [1, 2, 7] {
+            let time = algorithm.run_batch(calls).unwrap_or_else(|e| panic!("{what}: batch of {calls}: {e}"));
+            assert!(time.device_ms.is_none_or(|ms| ms > 0.0), "{what}: batch of {calls} took {time:?}");
+        }
+        let (output, _) = algorithm.download().unwrap_or_else(|e| panic!("{what}: download: {e}"));
+        let check = dspbench_reference::verify(&input, &output);
+        assert!(check.passed, "{what}: output after batches: {}", check.summary());
+    }
+}
+
 /// One test per variant, named after it (so `cargo test conv2d` picks a family), each calling
 /// `$suite(workload, variant)`, plus a test that fails when the backend lists a variant that has
 /// no line here.

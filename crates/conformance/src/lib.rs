@@ -8,7 +8,10 @@
 mod contract;
 mod matrix;
 
-pub use contract::{assert_life_cycle, assert_refuses_unknown_tunables, device_ready, small_problems};
+pub use contract::{
+    assert_batches_compute_what_runs_compute, assert_life_cycle, assert_refuses_unknown_tunables, device_ready,
+    small_problems,
+};
 pub use matrix::edge_problems;
 
 // For `conformance_tests!`, so crates using it need no import of their own.

@@ -59,6 +59,13 @@ fn uploads_of_another_problem_and_runs_before_upload_are_errors() {
 }
 
 #[test]
+fn batches_of_launches_replayed_as_graphs_give_verified_output() {
+    if cuda_ready() {
+        dspbench_conformance::assert_batches_compute_what_runs_compute(backend());
+    }
+}
+
+#[test]
 fn grid_stride_takes_any_block_count() {
     if !cuda_ready() {
         return;

@@ -20,6 +20,10 @@ pub(crate) struct Gpu {
     pub facts: DeviceFacts,
     eviction: Mutex<Option<CudaSlice<u8>>>,
     copy_gbps: OnceLock<Result<f64, String>>,
+    /// Held by whatever enqueues work on `stream`, so that two threads never use it at once: a
+    /// batch being captured as a graph would take in another thread's work (seen: a test thread's
+    /// launches captured into another's graph, replayed after their buffers were freed).
+    serial: Mutex<()>,
 }
 
 impl Gpu {
@@ -32,11 +36,18 @@ impl Gpu {
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(driver("creating a CUDA stream"))?;
         let facts = DeviceFacts::read(&ctx).map_err(driver(format!("reading the attributes of device {ordinal}")))?;
-        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy_gbps: OnceLock::new() })
+        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy_gbps: OnceLock::new(), serial: Mutex::new(()) })
+    }
+
+    /// The stream to this thread alone until the guard drops (see `serial`). Not reentrant.
+    pub(crate) fn exclusive(&self) -> std::sync::MutexGuard<'_, ()> {
+        // The unit value cannot be left inconsistent by a panic: a poisoned lock is still good.
+        self.serial.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Overwrites a buffer four times the size of the L2 cache, so the next run starts cold.
     pub(crate) fn evict_l2(&self) -> Result<(), Error> {
+        let _stream = self.exclusive();
         let mut guard = self.eviction.lock().map_err(|_| Error::device("eviction buffer lock poisoned"))?;
         if guard.is_none() {
             let bytes = (4 * self.facts.l2_bytes).max(64 << 20);
@@ -56,6 +67,7 @@ impl Gpu {
     }
 
     fn measure_copy(&self) -> Result<f64, Error> {
+        let _stream = self.exclusive();
         let mut src = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
         let mut dst = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
         fill_bytes(&self.stream, &mut src, 0x3C)?;

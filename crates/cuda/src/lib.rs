@@ -165,6 +165,8 @@ impl Backend for CudaBackend {
                 device: gpu.facts.name.clone(),
             },
         };
+        // Planning allocates and copies tables on the device's one stream.
+        let _stream = gpu.exclusive();
         probe::catch(
             || (variant.plan)(ctx),
             |panic| Error::device(format!("planning {} `{}`: {panic}", info.workload, info.name)),

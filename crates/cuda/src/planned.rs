@@ -9,6 +9,7 @@ use crate::graph;
 use crate::timing::Stopwatch;
 use dspbench_core::{Algorithm, AlgorithmId, Error, ExecInfo, Input, Output, Params, Problem, RunTime, Transfer};
 use std::collections::BTreeMap;
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 /// One variant's device buffers and launches for one planned problem. Everything is
@@ -55,7 +56,7 @@ impl PlanContext<'_> {
             id: self.id,
             problem: self.problem,
             gpu: self.gpu.clone(),
-            kernel,
+            kernel: ManuallyDrop::new(kernel),
             watch,
             uploaded: false,
             batch: None,
@@ -67,12 +68,22 @@ struct Planned<K: GpuKernel> {
     id: AlgorithmId,
     problem: Problem,
     gpu: Arc<Gpu>,
-    kernel: K,
+    /// Dropped by hand, holding the stream: freeing its buffers enqueues work on it.
+    kernel: ManuallyDrop<K>,
     watch: Stopwatch,
     /// False until an upload succeeds; a failed upload can leave buffers half written.
     uploaded: bool,
     /// The batch of launches captured for the current batch size.
     batch: Option<graph::Batch>,
+}
+
+impl<K: GpuKernel> Drop for Planned<K> {
+    fn drop(&mut self) {
+        let _stream = self.gpu.exclusive();
+        self.batch = None;
+        // SAFETY: dropped once, here, and never used again.
+        unsafe { ManuallyDrop::drop(&mut self.kernel) };
+    }
 }
 
 impl<K: GpuKernel> Planned<K> {
@@ -101,6 +112,7 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
             )));
         }
         self.uploaded = false;
+        let _stream = self.gpu.exclusive();
         let (bytes, ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_in(&self.gpu, input))?;
         self.kernel.prepare(&self.gpu)?;
         self.kernel.poison(&self.gpu)?;
@@ -112,6 +124,7 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
         if !self.uploaded {
             return Err(self.not_uploaded("run"));
         }
+        let _stream = self.gpu.exclusive();
         let ((), ms) = self.watch.time(&self.gpu.stream, || self.kernel.launch(&self.gpu))?;
         Ok(RunTime { device_ms: Some(ms) })
     }
@@ -126,6 +139,8 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
         if calls == 1 {
             return self.run();
         }
+        let gpu = self.gpu.clone();
+        let _stream = gpu.exclusive();
         if self.batch.as_ref().is_none_or(|b| b.calls != calls) {
             // A new batch size (calibration tries a few): capture it once, replay it for every sample.
             self.batch = None;
@@ -147,6 +162,7 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
         }
         // Allocated before the events are recorded, so the download time is the copy's alone.
         let mut output = Output::poisoned(&self.problem);
+        let _stream = self.gpu.exclusive();
         let (bytes, ms) = self.watch.time(&self.gpu.stream, || self.kernel.copy_out(&self.gpu, &mut output))?;
         Ok((output, Transfer { ms: Some(ms), bytes }))
     }

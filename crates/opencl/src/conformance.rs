@@ -36,3 +36,10 @@ dspbench_conformance::conformance_tests! {
     fft_flow_graph_shared: Fft "flow-graph-shared";
     fft_stockham: Fft "stockham";
 }
+
+#[test]
+fn batches_of_launches_give_verified_output_and_one_device_time() {
+    if device_ready() {
+        dspbench_conformance::assert_batches_compute_what_runs_compute(&OpenClBackend);
+    }
+}

@@ -43,6 +43,7 @@ dspbench_conformance::conformance_tests! {
 fn keeps_the_backend_contract() {
     dspbench_conformance::assert_refuses_unknown_tunables(&ScalarBackend);
     dspbench_conformance::assert_life_cycle(&ScalarBackend);
+    dspbench_conformance::assert_batches_compute_what_runs_compute(&ScalarBackend);
 }
 
 #[test]

@@ -56,6 +56,7 @@ dspbench_conformance::conformance_tests! {
 fn keeps_the_backend_contract() {
     dspbench_conformance::assert_refuses_unknown_tunables(&SimdBackend);
     dspbench_conformance::assert_life_cycle(&SimdBackend);
+    dspbench_conformance::assert_batches_compute_what_runs_compute(&SimdBackend);
 }
 
 #[test]
