@@ -3,10 +3,12 @@ use crate::progress::Progress;
 use crate::{check_backend_names, default_scenario_path, split_list};
 use dspbench_core::Availability;
 use dspbench_report::{fmt_sig, write_report, Run};
-use dspbench_results::{machine_id, read_records, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE};
+use dspbench_results::{
+    machine_id, read_records, write_planned, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE,
+};
 use dspbench_runner::{
-    check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, required_backends, run_scenario,
-    NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
+    check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, planned_cells, required_backends,
+    run_scenario, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
 };
 use dspbench_scenario::{Sampling, Scenario};
 use std::path::{Path, PathBuf};
@@ -42,6 +44,10 @@ pub struct RunArgs {
     /// workers with 1/N .. N/N run every cell once); `dspbench report` merges the shards.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// Write `machine.json` and the cells the run would measure (`planned.jsonl`) and stop: what a
+    /// cluster's merge job does for a task that never started, so its cells show as not run.
+    #[arg(long)]
+    plan_only: bool,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -59,6 +65,7 @@ impl RunArgs {
             quick: false,
             precise: false,
             shard: None,
+            plan_only: false,
         }
     }
 
@@ -114,6 +121,25 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     };
     let mut out = ResultsDir::create(&dir)?;
     out.write_machine(&machine)?;
+    // Every cell of every scenario is planned before the first is measured, so that a run cut
+    // short anywhere still lists what it did not get to.
+    let planned: Vec<_> = scenarios
+        .iter()
+        .flat_map(|scenario| {
+            let options = RunOptions {
+                backends: backends.clone(),
+                device: args.device.clone(),
+                sampling: None,
+                shard: args.shard,
+            };
+            planned_cells(scenario, &probed, &options)
+        })
+        .collect();
+    write_planned(&dir, &planned)?;
+    if args.plan_only {
+        eprintln!("planned {} cell(s) in {} (--plan-only: nothing measured)", planned.len(), dir.display());
+        return Ok(());
+    }
     eprintln!("writing results to {}", dir.display());
 
     let mut total = RunSummary::default();

@@ -38,7 +38,11 @@ impl From<dspbench_core::Error> for CliError {
 
 impl From<dspbench_results::ResultsError> for CliError {
     fn from(e: dspbench_results::ResultsError) -> Self {
-        CliError::Io(e.to_string())
+        match e {
+            // A file that is not what it claims to be is bad input, whoever wrote it.
+            dspbench_results::ResultsError::Parse { .. } => CliError::Input(e.to_string()),
+            _ => CliError::Io(e.to_string()),
+        }
     }
 }
 

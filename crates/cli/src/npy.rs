@@ -143,3 +143,117 @@ mod tests {
         assert!(err.contains("<f8") && err.contains("float32"), "{err}");
     }
 }
+
+/// Random and corrupted `.npy` files: each is read or refused as bad input (exit code 2), never
+/// a panic or an abort. Cases per property: `PROPTEST_CASES` (256 by default).
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn config() -> proptest::test_runner::Config {
+        let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
+        proptest::test_runner::Config { cases, failure_persistence: None, ..Default::default() }
+    }
+
+    /// A valid file of some type and shape, as bytes.
+    fn valid_npy() -> impl Strategy<Value = Vec<u8>> {
+        let shape = proptest::collection::vec(0usize..5, 0..4);
+        (shape, 0..4u8).prop_map(|(shape, kind)| {
+            let n: usize = shape.iter().product();
+            let mut bytes = Vec::new();
+            let dims = IxDyn(&shape);
+            match kind {
+                0 => ArrayD::from_shape_vec(dims, vec![1.5f32; n]).unwrap().write_npy(&mut bytes),
+                1 => ArrayD::from_shape_vec(dims, vec![7u8; n]).unwrap().write_npy(&mut bytes),
+                2 => ArrayD::from_shape_vec(dims, vec![Complex32::new(1.0, -1.0); n]).unwrap().write_npy(&mut bytes),
+                _ => ArrayD::from_shape_vec(dims, vec![2.0f64; n]).unwrap().write_npy(&mut bytes),
+            }
+            .unwrap();
+            bytes
+        })
+    }
+
+    /// What a header can claim that its data does not hold.
+    const HEADER_LIES: [(&str, &str); 8] = [
+        ("<f4", "<f8"),
+        ("<f4", ">f4"),
+        ("|u1", "<u2"),
+        ("<c8", "<c16"),
+        ("False", "True"),
+        ("(", "(4294967296, 4294967296, "),
+        ("(", "(18446744073709551615, "),
+        ("(", "(0, "),
+    ];
+
+    #[derive(Debug, Clone)]
+    enum Corruption {
+        Truncate(usize),
+        Flip(usize, u8),
+        Lie(usize),
+        Append(Vec<u8>),
+    }
+
+    fn corruption() -> impl Strategy<Value = Corruption> {
+        prop_oneof![
+            any::<usize>().prop_map(Corruption::Truncate),
+            (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Corruption::Flip(a, b)),
+            (0..HEADER_LIES.len()).prop_map(Corruption::Lie),
+            proptest::collection::vec(any::<u8>(), 1..16).prop_map(Corruption::Append),
+        ]
+    }
+
+    fn corrupt(mut bytes: Vec<u8>, c: &Corruption) -> Vec<u8> {
+        match c {
+            Corruption::Truncate(at) => bytes.truncate(at % (bytes.len() + 1)),
+            Corruption::Flip(at, b) if !bytes.is_empty() => {
+                let i = at % bytes.len();
+                bytes[i] ^= b | 1;
+            }
+            Corruption::Lie(i) => {
+                let (from, to) = HEADER_LIES[*i];
+                let header_end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+                let header = String::from_utf8_lossy(&bytes[..header_end]).replacen(from, to, 1);
+                bytes = [header.as_bytes(), &bytes[header_end..]].concat();
+            }
+            Corruption::Append(tail) => bytes.extend_from_slice(tail),
+            _ => {}
+        }
+        bytes
+    }
+
+    fn every_reader_answers(bytes: &[u8]) -> Result<(), TestCaseError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input.npy");
+        std::fs::write(&path, bytes).unwrap();
+        let errors = [
+            read_f32_vector(&path).err(),
+            read_image(&path).err(),
+            read_kernel(&path).err(),
+            read_complex(&path).err(),
+        ];
+        for e in errors.into_iter().flatten() {
+            prop_assert_eq!(e.exit_code(), 2, "{}", e);
+            prop_assert!(e.to_string().contains("input.npy"), "error does not name the file: {}", e);
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn random_bytes_are_refused_as_bad_input(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            every_reader_answers(&bytes)?;
+        }
+
+        #[test]
+        fn corrupted_files_are_read_or_refused_as_bad_input(
+            bytes in valid_npy(),
+            corruptions in proptest::collection::vec(corruption(), 0..3),
+        ) {
+            let bytes = corruptions.iter().fold(bytes, corrupt);
+            every_reader_answers(&bytes)?;
+        }
+    }
+}

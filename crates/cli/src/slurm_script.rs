@@ -45,28 +45,27 @@ impl Plan {
             s.push_str(&format!("#SBATCH {option}\n"));
         }
         s.push_str("set -u\n");
-        s.push_str(&format!("cd {} || exit 2\n", quote(&self.workdir)));
-        for line in &self.setup {
-            s.push_str(line);
-            s.push('\n');
-        }
         s.push_str("partition=$1\n");
         s.push_str(&format!("shards={}\n", self.shards));
         s.push_str("shard=${SLURM_ARRAY_TASK_ID:?run me with sbatch --array}\n");
         s.push_str(&format!("out={}/\"$partition\"/\"$shard\"\n", quote(&self.out)));
         s.push_str("mkdir -p \"$out\"\n");
-        s.push_str("# What the task came to, for `dspbench slurm status`: written before and after the run,\n");
-        s.push_str("# so a task killed by Slurm (time limit, node failure) is seen as started but never ended.\n");
+        s.push_str("# What the task came to, for `dspbench slurm status`: written before anything else runs and\n");
+        s.push_str("# on every exit, so a failed setup line shows its exit code, and a task killed by Slurm\n");
+        s.push_str("# (time limit, node failure) is seen as started but never ended.\n");
         s.push_str("echo \"started $(date -u +%FT%TZ) on $(hostname) job ${SLURM_JOB_ID:-?}\" > \"$out.state\"\n");
+        s.push_str("trap 'echo \"exit $? $(date -u +%FT%TZ)\" >> \"$out.state\"' EXIT\n");
+        s.push_str(&format!("cd {} || exit 2\n", quote(&self.workdir)));
+        for line in &self.setup {
+            s.push_str(line);
+            s.push('\n');
+        }
         let scenarios: Vec<String> = self.scenarios.iter().map(|s| quote(s)).collect();
         s.push_str(&format!(
             "{} run {} --shard \"$shard/$shards\" --machine \"$partition\" --out \"$out\"\n",
             quote(&self.binary),
             scenarios.join(" ")
         ));
-        s.push_str("rc=$?\n");
-        s.push_str("echo \"exit $rc $(date -u +%FT%TZ)\" >> \"$out.state\"\n");
-        s.push_str("exit $rc\n");
         s
     }
 
@@ -87,11 +86,20 @@ impl Plan {
         s.push_str(&format!("for partition in {}; do\n", partitions.join(" ")));
         s.push_str(&format!("  for shard in $(seq 1 {}); do\n", self.shards));
         s.push_str(&format!("    dir={}/\"$partition\"/\"$shard\"\n", quote(&self.out)));
-        s.push_str("    if [ -s \"$dir/results.jsonl\" ]; then folders+=(\"$dir\");\n");
-        s.push_str("    else echo \"not run: $dir (see its .state and the task's log)\" >&2; fi\n");
+        // A task that ran at all left its plan: cells it did not reach show as not run. One that
+        // never started gets its plan made here, so its cells show as not run too, never dropped.
+        s.push_str("    if [ ! -s \"$dir/planned.jsonl\" ]; then\n");
+        s.push_str("      echo \"shard $shard of $partition never started (see $dir.state and the task's log): its cells are marked not run\" >&2\n");
+        s.push_str(&format!(
+            "      {} run {} --shard \"$shard/{}\" --machine \"$partition\" --out \"$dir\" --plan-only\n",
+            quote(&self.binary),
+            self.scenarios.iter().map(|s| quote(s)).collect::<Vec<_>>().join(" "),
+            self.shards
+        ));
+        s.push_str("    fi\n");
+        s.push_str("    folders+=(\"$dir\")\n");
         s.push_str("  done\n");
         s.push_str("done\n");
-        s.push_str("[ ${#folders[@]} -gt 0 ] || { echo 'no shard wrote results' >&2; exit 1; }\n");
         s.push_str(&format!(
             "exec {} report \"${{folders[@]}}\" --out {}/report\n",
             quote(&self.binary),
@@ -152,11 +160,14 @@ mod tests {
     }
 
     #[test]
-    fn the_report_script_merges_every_shard_that_wrote_results() {
+    fn the_report_script_merges_every_shard_and_plans_those_that_never_started() {
         let s = plan().report_script();
         assert!(s.contains("for partition in 'gpu-a' 'gpu-b'; do"), "{s}");
         assert!(s.contains("for shard in $(seq 1 3); do"), "{s}");
         assert!(s.contains("exec '/opt/dspbench' report \"${folders[@]}\" --out '/scratch/run'/report"), "{s}");
+        // A shard that never started is planned here, so the report lists its cells as not run.
+        let plan_line = "'/opt/dspbench' run 'scenarios/quick.yaml' 'it'\\''s.yaml' --shard \"$shard/3\" --machine \"$partition\" --out \"$dir\" --plan-only";
+        assert!(s.lines().any(|l| l.trim() == plan_line), "missing `{plan_line}` in\n{s}");
     }
 
     #[test]

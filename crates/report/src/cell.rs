@@ -45,6 +45,9 @@ pub(crate) fn time(entry: &Entry, lane: &Lane, notes: &mut Notes) -> String {
         }
         (Status::Skipped, _) => format!("skipped {}", notes.mark(&format!("`{}`: {why}", r.variant))),
         (Status::Unavailable, _) => format!("not run {}", notes.mark(&format!("{}: not run: {why}", lane.label))),
+        (Status::NotRun, _) => {
+            format!("not run {}", notes.mark(&format!("{} `{}`: not run: {why}", lane.label, r.variant)))
+        }
         _ => format!("failed {}", notes.mark(&format!("{} `{}`: {why}", lane.label, r.variant))),
     }
 }

@@ -83,10 +83,14 @@ pub fn render(runs: &[Run], options: &ReportOptions) -> std::io::Result<Rendered
     blocks.extend(sections::roofline::blocks(&model));
     blocks.extend(sections::appendix::blocks(&model));
     let mut charts: Vec<(String, plots::Chart)> = Vec::new();
-    for block in &blocks {
+    for block in &mut blocks {
         if let doc::Block::Figure(f) = block {
-            if charts.iter().any(|(stem, _)| *stem == f.stem) {
-                return Err(std::io::Error::other(format!("two figures named `{}`", f.stem)));
+            // Labels that differ only in characters a file name drops (`gpu a`, `gpu-a`) would
+            // share a file: the later one gets a numbered name, which its link follows.
+            let taken = |stem: &str| charts.iter().any(|(s, _)| s == stem);
+            if taken(&f.stem) {
+                let base = f.stem.clone();
+                f.stem = (2..).map(|i| format!("{base}-{i}")).find(|s| !taken(s)).expect("a free name");
             }
             charts.push((f.stem.clone(), f.chart.clone()));
         }

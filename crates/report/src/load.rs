@@ -3,15 +3,23 @@
 
 use crate::{Run, Source};
 use dspbench_results::{
-    read_machine, read_records_reporting, Machine, ResultsError, MACHINE_FILE, RECORDS_FILE, SCHEMA_VERSION,
+    not_run, read_machine, read_records_reporting, Machine, ResultsError, MACHINE_FILE, RECORDS_FILE, SCHEMA_VERSION,
 };
 use std::path::Path;
 
 /// The run in `dir` and where it came from.
 pub fn load_folder(dir: &Path) -> Result<(Run, Source), ResultsError> {
-    let (records, cut_off) = read_records_reporting(&dir.join(RECORDS_FILE))?;
+    let (mut records, cut_off) = read_records_reporting(&dir.join(RECORDS_FILE))?;
     let path = dir.display().to_string();
-    let warnings: Vec<String> = cut_off.into_iter().collect();
+    let mut warnings: Vec<String> = cut_off.into_iter().collect();
+    let missing = not_run(dir, &records)?;
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "{} planned cell(s) have no record: the run ended before them; they show as `not run`",
+            missing.len()
+        ));
+    }
+    records.extend(missing);
     if dir.join(MACHINE_FILE).exists() {
         let machine = read_machine(dir)?;
         return Ok((Run { machine, records }, Source { path, note: None, warnings }));

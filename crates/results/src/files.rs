@@ -179,12 +179,12 @@ fn csv_row(r: &Record) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{Status, Summary, SCHEMA_VERSION};
     use dspbench_core::{Params, Workload};
 
-    fn record(variant: &str) -> Record {
+    pub(crate) fn record(variant: &str) -> Record {
         Record {
             schema: SCHEMA_VERSION,
             scenario: "t".into(),

@@ -6,6 +6,7 @@
 
 mod files;
 mod machine;
+mod planned;
 mod record;
 mod stats;
 
@@ -14,6 +15,7 @@ pub use files::{
     MACHINE_FILE, RECORDS_FILE,
 };
 pub use machine::{machine_id, BackendStatus, CanarySpread, GpuState, HostState, Machine, RunNoise, ScenarioInfo};
+pub use planned::{not_run, write_planned, NOT_RUN_REASON, PLANNED_FILE};
 pub use record::{Record, SamplingInfo, Status, TransferMs, VerificationInfo};
 pub use stats::Summary;
 

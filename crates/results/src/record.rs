@@ -18,6 +18,9 @@ pub enum Status {
     Failed,
     /// The backend is not available on this machine.
     Unavailable,
+    /// Planned, but the run ended before it (killed, out of time, a node that failed): the
+    /// record comes from the run's `planned.jsonl`, never from a measurement.
+    NotRun,
 }
 
 impl Status {
@@ -28,6 +31,7 @@ impl Status {
             Status::Skipped => "skipped",
             Status::Failed => "failed",
             Status::Unavailable => "unavailable",
+            Status::NotRun => "not-run",
         }
     }
 }

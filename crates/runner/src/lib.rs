@@ -20,6 +20,6 @@ pub use registry::Registry;
 pub use require::{check_required, required_backends, service_required, RequireError, REQUIRABLE_SERVICES};
 pub use rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
 pub use run::{
-    device_name, execute_cell, measure_group, new_record, run_scenario, Cell, Group, Observer, RunOptions, RunSummary,
-    Shard, SilentObserver,
+    device_name, execute_cell, measure_group, new_record, planned_cells, run_scenario, Cell, Group, Observer,
+    RunOptions, RunSummary, Shard, SilentObserver,
 };

@@ -12,9 +12,10 @@ pub enum RequireError {
     Unavailable(String, String),
 }
 
-/// Names `DSPBENCH_REQUIRE` may hold that are services the tests need, not backends:
-/// `slurm`, a running Slurm for the cluster tests.
-pub const REQUIRABLE_SERVICES: &[&str] = &["slurm"];
+/// Names `DSPBENCH_REQUIRE` may hold that are tools the tests need, not backends: `slurm`, a
+/// running Slurm for the cluster tests; `reframe`, ReFrame for its check on that Slurm;
+/// `browser`, headless Chromium for the report's browser test.
+pub const REQUIRABLE_SERVICES: &[&str] = &["slurm", "reframe", "browser"];
 
 /// Backends named in `DSPBENCH_REQUIRE` (comma-separated; empty or unset means none).
 pub fn required_backends() -> Vec<String> {

@@ -146,14 +146,8 @@ pub fn run_scenario(
     let mut summary = RunSummary::default();
     let sampling = options.sampling.unwrap_or(scenario.sampling);
     let plan = SamplingPlan::from(&sampling);
-    let mut plans: Vec<ExperimentPlan> =
-        scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
+    let plans = experiment_plans(scenario, probed, options);
     let shard = options.shard.unwrap_or_default();
-    let mut ordinal = 0;
-    for p in &mut plans {
-        p.first_ordinal = ordinal;
-        ordinal += p.groups.len();
-    }
     let cells_here: usize = plans
         .iter()
         .map(|p| {
@@ -218,6 +212,54 @@ pub fn run_scenario(
         }
     }
     Ok(summary)
+}
+
+/// Every experiment's lanes and problem groups, each experiment numbered from the ordinal of its
+/// first problem over the whole scenario (what shards are cut by).
+fn experiment_plans<'a>(
+    scenario: &'a Scenario,
+    probed: &'a [(&'a dyn Backend, Availability)],
+    options: &RunOptions,
+) -> Vec<ExperimentPlan<'a>> {
+    let mut plans: Vec<ExperimentPlan> =
+        scenario.experiments.iter().map(|e| lanes(scenario, e, probed, options)).collect();
+    let mut ordinal = 0;
+    for p in &mut plans {
+        p.first_ordinal = ordinal;
+        ordinal += p.groups.len();
+    }
+    plans
+}
+
+/// A blank record of every cell that [`run_scenario`] with the same arguments will measure (this
+/// shard's share, on the available backends), for the run's `planned.jsonl`.
+pub fn planned_cells(
+    scenario: &Scenario,
+    probed: &[(&dyn Backend, Availability)],
+    options: &RunOptions,
+) -> Vec<Record> {
+    let shard = options.shard.unwrap_or_default();
+    let mut planned = Vec::new();
+    for p in experiment_plans(scenario, probed, options) {
+        for (group, (_, cells)) in p.groups.iter().enumerate() {
+            if !shard.owns(p.first_ordinal + group) {
+                continue;
+            }
+            for params in cells {
+                for lane in &p.lanes {
+                    planned.push(blank_record(
+                        scenario,
+                        p.experiment,
+                        lane.backend.name(),
+                        lane.variant,
+                        Some(&lane.device_name),
+                        (*params).clone(),
+                    ));
+                }
+            }
+        }
+    }
+    planned
 }
 
 /// The experiment's cells grouped by the problem they compute, in order of first appearance:

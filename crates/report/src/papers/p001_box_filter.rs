@@ -237,7 +237,7 @@ fn large_table(model: &Model, large: &[usize]) -> Table {
             if !of.iter().any(|&i| SeriesKey::of(model, i) == key) {
                 continue;
             }
-            let megapixels = (*w * *h) as f64 / 1e6;
+            let megapixels = *w as f64 * *h as f64 / 1e6;
             let mut row = vec![key.label(model), format!("{w} × {h} {dtype} ({} MP)", fmt_sig(megapixels, 2))];
             for &m in &windows {
                 row.push(
