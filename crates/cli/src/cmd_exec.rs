@@ -10,12 +10,20 @@ use std::path::PathBuf;
 pub struct ExecArgs {
     /// conv1d, box-filter, conv2d or fft.
     workload: String,
-    /// The variant to run (see `dspbench list`).
+    /// The variant to run (see `dspbench list`); with --kernel, the name the record gives it
+    /// [default: the file's name].
+    #[arg(long, required_unless_present = "kernel")]
+    variant: Option<String>,
+    /// The backend to run on [default: scalar; with --kernel, the file's: cuda for .cu, opencl for .cl].
     #[arg(long)]
-    variant: String,
-    /// The backend to run on.
-    #[arg(long, default_value = "scalar")]
-    backend: String,
+    backend: Option<String>,
+    /// A kernel file of your own (.cu or .cl), launched exactly as built-in variant --like
+    /// launches its kernel (entry points, arguments, geometry: kernels/README.md).
+    #[arg(long, requires = "like", value_name = "FILE")]
+    kernel: Option<PathBuf>,
+    /// The built-in variant whose kernel file --kernel replaces, e.g. `tiled`.
+    #[arg(long, requires = "kernel", value_name = "VARIANT")]
+    like: Option<String>,
     /// Device index within the backend.
     #[arg(long, default_value_t = 0)]
     device: usize,
@@ -41,14 +49,33 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
     let workload: Workload = args.workload.parse().map_err(CliError::Input)?;
     let params = parse_params(&args.params)?;
     let registry = Registry::compiled();
-    let backend = registry.get(&args.backend).ok_or_else(|| {
+    let kernel_backend = match &args.kernel {
+        Some(path) => Some(dspbench_scenario::backend_of(&path.to_string_lossy()).ok_or_else(|| {
+            CliError::Input(format!("--kernel {}: a kernel file ends in .cu (CUDA) or .cl (OpenCL)", path.display()))
+        })?),
+        None => None,
+    };
+    let backend_name = match (&args.backend, kernel_backend) {
+        (Some(given), Some(file)) if given != file => {
+            return Err(CliError::Input(format!("--backend {given}: --kernel is a {file} kernel file")))
+        }
+        (Some(given), _) => given.clone(),
+        (None, Some(file)) => file.to_string(),
+        (None, None) => "scalar".to_string(),
+    };
+    let backend = registry.get(&backend_name).ok_or_else(|| {
         CliError::Input(format!(
-            "--backend: unknown backend `{}` (this build has: {})",
-            args.backend,
+            "--backend: unknown backend `{backend_name}` (this build has: {})",
             registry.names().join(", ")
         ))
     })?;
-    let variant = backend.variant(workload, &args.variant)?;
+    // With --kernel, the variant planned is the one it is like; the record carries its own name.
+    let variant = backend.variant(workload, args.like.as_deref().or(args.variant.as_deref()).unwrap_or_default())?;
+    let name = match (&args.kernel, &args.variant) {
+        (Some(_), Some(given)) => given.clone(),
+        (Some(path), None) => path.file_stem().map_or("custom".into(), |s| s.to_string_lossy().into_owned()),
+        (None, _) => variant.name.to_string(),
+    };
     let device = match backend.availability() {
         Availability::Unavailable { reason } => {
             return Err(CliError::Failed(format!("backend `{}` is not available: {reason}", backend.name())))
@@ -67,7 +94,7 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
 
     let mut all_params = problem.to_params();
     all_params.0.extend(tunables.0.clone());
-    let mut record = new_record("exec", workload, backend.name(), variant.name, Some(&device.name), all_params);
+    let mut record = new_record("exec", workload, backend.name(), &name, Some(&device.name), all_params);
     let request = PlanRequest { problem, variant: variant.name, tunables: &tunables, device: device.index };
     let defaults = Sampling::default();
     let sampling = SamplingPlan::from(&Sampling {
@@ -76,7 +103,7 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
         max_samples: args.max_samples,
         ..defaults
     });
-    let output = execute_cell(backend, &request, &input, sampling, &mut record);
+    let output = execute_cell(backend, &request, args.kernel.as_deref(), &input, sampling, &mut record);
     if let Some(output) = &output {
         npy::write_output(&args.output, output, &problem, fft_rank)?;
     }
@@ -87,8 +114,7 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
         Status::Ok => {
             let k = record.kernel_ms.expect("measured");
             eprintln!(
-                "{workload} {} on {}: {} ms (median of {}), verified ({}); wrote {}",
-                variant.name,
+                "{workload} {name} on {}: {} ms (median of {}), verified ({}); wrote {}",
                 backend.name(),
                 dspbench_report::fmt_ms(k.median),
                 k.n,

@@ -6,13 +6,15 @@
 
 mod cache;
 mod conv2d_staging;
+mod custom;
 mod defines;
 mod source;
 
 pub use cache::{Cache, CacheKey};
 pub use conv2d_staging::{Conv2dStaging, REGISTERS_MAX_RADIUS};
+pub use custom::{is_substituted, with_custom_kernel, CustomKernel};
 pub use defines::Defines;
-pub use source::{embedded_names, source, Dialect, KernelSource, Origin, KERNELS_VAR};
+pub use source::{builtin_source, embedded_names, source, Dialect, KernelSource, Origin, KERNELS_VAR};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));

@@ -20,7 +20,7 @@ impl Dialect {
             Dialect::OpenCl => "opencl",
         }
     }
-    fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Dialect::Cuda => "cu",
             Dialect::OpenCl => "cl",
@@ -33,6 +33,8 @@ impl Dialect {
 pub enum Origin {
     Embedded,
     Dir(PathBuf),
+    /// A user's file standing in for the built-in one ([`crate::CustomKernel`]).
+    Custom(PathBuf),
 }
 
 /// One kernel file, ready to compile.
@@ -54,13 +56,26 @@ pub struct KernelSource {
 pub fn source(dialect: Dialect, name: &str) -> Result<KernelSource, Error> {
     let file = format!("{name}.{}", dialect.extension());
     let dir = std::env::var_os(KERNELS_VAR).map(PathBuf::from);
-    let text = expand_includes(dialect, dir.as_deref(), &file, 0)?;
-    let origin = match dir {
-        Some(dir) => Origin::Dir(dir.join(dialect.folder()).join(&file)),
-        None => Origin::Embedded,
+    let (text, origin) = match crate::custom::substitute(dialect, name) {
+        Some(path) => (expand_custom(dialect, dir.as_deref(), &path)?, Origin::Custom(path)),
+        None => {
+            let text = expand_includes(dialect, dir.as_deref(), &file, 0)?;
+            let origin = match dir {
+                Some(dir) => Origin::Dir(dir.join(dialect.folder()).join(&file)),
+                None => Origin::Embedded,
+            };
+            (text, origin)
+        }
     };
     let sha256 = format!("{:x}", Sha256::digest(text.as_bytes()));
     Ok(KernelSource { dialect, name: name.to_string(), text, sha256, origin })
+}
+
+/// The suite's own source of kernel file `name`, even while a user's file stands in for it: what
+/// a user's file is checked against (entry points and their arguments).
+pub fn builtin_source(dialect: Dialect, name: &str) -> Result<KernelSource, Error> {
+    let _paused = crate::custom::Paused::new();
+    source(dialect, name)
 }
 
 /// Includes nest at most this deep: deeper is a cycle.
@@ -73,12 +88,7 @@ fn expand_includes(dialect: Dialect, dir: Option<&Path>, file: &str, depth: usiz
     let text = read(dialect, dir, file)?;
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
-        let included = line
-            .trim()
-            .strip_prefix("#include")
-            .map(str::trim)
-            .and_then(|rest| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')));
-        match included {
+        match include_of(line) {
             Some(header) => {
                 out.push_str(&expand_includes(dialect, dir, header, depth + 1)?);
                 out.push('\n');
@@ -90,6 +100,44 @@ fn expand_includes(dialect: Dialect, dir: Option<&Path>, file: &str, depth: usiz
         }
     }
     Ok(out)
+}
+
+/// A user's kernel file with its `#include "file"` lines expanded, from the file's own folder
+/// where it has that file, else from the suite's sources (so `image_common.h` needs no copy).
+/// `#line` marks keep the compiler's line numbers those of the user's file.
+fn expand_custom(dialect: Dialect, dir: Option<&Path>, path: &Path) -> Result<String, Error> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
+    let shown = path.display().to_string().replace('\\', "/").replace('"', "'");
+    let own_folder = path.parent().unwrap_or(Path::new("."));
+    let mut out = format!("#line 1 \"{shown}\"\n");
+    for (i, line) in text.lines().enumerate() {
+        match include_of(line) {
+            Some(header) if own_folder.join(header).is_file() => {
+                let own = std::fs::read_to_string(own_folder.join(header))
+                    .map_err(|e| Error::input(format!("{}: cannot read: {e}", own_folder.join(header).display())))?;
+                out.push_str(&own);
+                out.push_str(&format!("\n#line {} \"{shown}\"\n", i + 2));
+            }
+            Some(header) => {
+                out.push_str(&expand_includes(dialect, dir, header, 1)?);
+                out.push_str(&format!("\n#line {} \"{shown}\"\n", i + 2));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `file` of a line `#include "file"`.
+fn include_of(line: &str) -> Option<&str> {
+    line.trim()
+        .strip_prefix("#include")
+        .map(str::trim)
+        .and_then(|rest| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
 }
 
 fn read(dialect: Dialect, dir: Option<&Path>, file: &str) -> Result<String, Error> {

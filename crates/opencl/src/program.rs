@@ -4,7 +4,7 @@
 use crate::cl_error::cl_failure;
 use crate::device::Device;
 use dspbench_core::Error;
-use dspbench_kernels::{source, Cache, CacheKey, Defines, Dialect, KernelSource};
+use dspbench_kernels::{builtin_source, source, Cache, CacheKey, Defines, Dialect, KernelSource, Origin};
 use opencl3::error_codes::CL_BUILD_PROGRAM_FAILURE;
 use opencl3::kernel::Kernel;
 use opencl3::program::Program as ClProgram;
@@ -36,20 +36,73 @@ impl Program {
 /// exact source, macros and device were built before in this process.
 pub(crate) fn build(device: &Device, file: &str, defines: &Defines) -> Result<Arc<Program>, Error> {
     static CACHE: OnceLock<Cache<Program>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let built = |source: &KernelSource| {
+        let key = CacheKey::new(source, defines, device.cache_key());
+        cache.get_or_compile(key, || compile(device, source, defines))
+    };
     let source = source(Dialect::OpenCl, file)?;
-    let key = CacheKey::new(&source, defines, device.cache_key());
-    CACHE.get_or_init(Cache::default).get_or_compile(key, || compile(device, &source, defines))
+    let program = built(&source)?;
+    if let Origin::Custom(path) = &source.origin {
+        let reference = built(&builtin_source(Dialect::OpenCl, file)?)?;
+        check_entry_points(&program, &reference, path)?;
+    }
+    Ok(program)
+}
+
+/// Every entry point of `program` with its argument count.
+fn entry_points(program: &Program) -> Result<Vec<(String, u32)>, Error> {
+    let names = program.program.get_kernel_names().map_err(|e| cl_failure(e, "listing kernels"))?;
+    names
+        .split(';')
+        .filter(|n| !n.is_empty())
+        .map(|name| {
+            let args = program.kernel(name)?.num_args().map_err(|e| cl_failure(e, "counting kernel arguments"))?;
+            Ok((name.to_string(), args))
+        })
+        .collect()
+}
+
+/// A user's program must have every entry point the built-in one has, each with the same number
+/// of arguments, or the variant's launches would fail obscurely (or read garbage) later.
+fn check_entry_points(custom: &Program, builtin: &Program, path: &std::path::Path) -> Result<(), Error> {
+    let theirs = entry_points(custom)?;
+    for (name, args) in entry_points(builtin)? {
+        match theirs.iter().find(|(n, _)| *n == name) {
+            None => {
+                let found: Vec<&str> = theirs.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(Error::input(format!(
+                    "{}: no `__kernel void {name}(...)`, which the variant launches (the file has: {})",
+                    path.display(),
+                    if found.is_empty() { "no kernels".to_string() } else { found.join(", ") }
+                )));
+            }
+            Some((_, n)) if *n != args => {
+                return Err(Error::input(format!(
+                    "{}: kernel `{name}` takes {n} argument(s); the variant passes {args} (see kernels/README.md)",
+                    path.display()
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// Builds `source` for `device`; a failed build is `Error::Compile` with the driver's log.
 fn compile(device: &Device, source: &KernelSource, defines: &Defines) -> Result<Program, Error> {
     let file = &source.name;
+    // A user's file is named by its path in compile errors: that is the file they edit.
+    let shown = match &source.origin {
+        Origin::Custom(path) => path.display().to_string(),
+        _ => format!("{file}.cl"),
+    };
     let mut program = ClProgram::create_from_source(device.context()?, &source.text)
         .map_err(|e| cl_failure(e, &format!("creating program `{file}.cl`")))?;
     if let Err(e) = program.build(&[device.id], &options(defines)) {
         let log = program.get_build_log(device.id).unwrap_or_else(|l| format!("(no build log: {l})"));
         return Err(if e.0 == CL_BUILD_PROGRAM_FAILURE {
-            Error::Compile { kernel: file.to_string(), log: format!("{}\n{}", options(defines), log.trim()) }
+            Error::Compile { kernel: shown, log: format!("{}\n{}", options(defines), log.trim()) }
         } else {
             cl_failure(e, &format!("building `{file}.cl` with `{}`: {}", options(defines), log.trim()))
         });
@@ -67,7 +120,6 @@ fn options(defines: &Defines) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dspbench_kernels::Origin;
 
     #[test]
     fn a_failed_build_is_a_compile_error_with_the_drivers_log() {
@@ -82,7 +134,7 @@ mod tests {
         };
         match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64)) {
             Err(Error::Compile { kernel, log }) => {
-                assert_eq!(kernel, "broken");
+                assert_eq!(kernel, "broken.cl");
                 assert!(log.contains("undeclared_name"), "{log}");
                 assert!(log.contains("-DTILE_W=64"), "{log}");
             }

@@ -2,7 +2,7 @@
 //! clamped to the image (replicate border). u8 images give `floor(mean + 0.5)`, f32 images
 //! the mean itself.
 
-use crate::check::{image_rows, Plan, Reference};
+use crate::check::{image_rows, Grid, Plan, Reference};
 use dspbench_core::{Image, Pixels};
 use std::ops::Range;
 
@@ -163,6 +163,10 @@ impl Reference for BoxFilter<'_> {
             }
             i += x1 - x0;
         }
+    }
+
+    fn grid(&self) -> Grid {
+        Grid { row_len: self.image.width, rows: self.image.height, col_name: "column", row_name: "row" }
     }
 
     fn position(&self, index: usize) -> String {

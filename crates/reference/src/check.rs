@@ -2,6 +2,8 @@
 //! output elements, and a plan of which ranges to check), the checker compares.
 
 use crate::tolerance::Tolerance;
+pub(crate) use crate::wrong_map::Grid;
+use crate::wrong_map::WrongMap;
 use dspbench_core::Complex32;
 use num_complex::Complex64;
 use serde::{Deserialize, Serialize};
@@ -47,6 +49,10 @@ pub struct Verification {
     #[serde(with = "float_text")]
     pub rtol: f64,
     pub first_mismatch: Option<Mismatch>,
+    /// Where the wrong elements lie, when some are: `72 of 768 checked outputs wrong, all in
+    /// the last 3 columns (29-31) of every row (0-23)`.
+    #[serde(default)]
+    pub where_wrong: Option<String>,
     /// Set when the output could not be compared at all (wrong type or length, invalid input).
     pub problem: Option<String>,
 }
@@ -65,13 +71,14 @@ impl Verification {
             // Unreachable by construction; said plainly rather than claiming "ok".
             None => format!("FAILED ({tol})"),
             Some(m) => format!(
-                "MISMATCH at {}: expected {}, got {} ({tol}; max abs err {} over {} checked elements, {})",
+                "MISMATCH at {}: expected {}, got {} ({tol}; max abs err {} over {} checked elements, {}){}",
                 m.position,
                 m.expected,
                 m.got,
                 show_err(self.max_abs_err),
                 self.checked,
-                self.coverage
+                self.coverage,
+                self.where_wrong.as_ref().map(|w| format!("; {w}")).unwrap_or_default()
             ),
         }
     }
@@ -88,6 +95,7 @@ impl Verification {
             atol: tol.atol,
             rtol: tol.rtol,
             first_mismatch: None,
+            where_wrong: None,
             problem: Some(problem),
         }
     }
@@ -188,6 +196,10 @@ pub(crate) trait Reference {
     }
     /// Human-readable position of element `index`.
     fn position(&self, index: usize) -> String;
+    /// How the output is laid out, for saying where wrong elements lie.
+    fn grid(&self) -> Grid {
+        Grid::line(self.len())
+    }
     /// How an expected value reads in a mismatch report.
     fn show_expected(&self, v: Self::Value) -> String {
         v.show()
@@ -290,8 +302,11 @@ where
         atol: tol.atol,
         rtol: tol.rtol,
         first_mismatch: None,
+        where_wrong: None,
         problem: None,
     };
+    let grid = reference.grid();
+    let mut wrong = WrongMap::default();
     let mut expected = Vec::new();
     for range in &plan.ranges {
         expected.clear();
@@ -306,6 +321,7 @@ where
             let ok = err <= tol.atol + tol.rtol * e.magnitude();
             if !ok {
                 v.passed = false;
+                wrong.add(grid, i);
                 if v.first_mismatch.is_none() {
                     v.first_mismatch = Some(Mismatch {
                         index: i,
@@ -318,6 +334,7 @@ where
         }
         v.checked += range.len();
     }
+    v.where_wrong = wrong.describe(grid, v.checked);
     v
 }
 
@@ -504,6 +521,7 @@ mod tests {
                 expected: "2".into(),
                 got: "NaN".into(),
             }),
+            where_wrong: None,
             problem: None,
         };
         let text = serde_json::to_string(&v).unwrap();

@@ -2,7 +2,7 @@
 //! as OpenCV's `filter2D` with `BORDER_REPLICATE` computes it: correlation, the kernel is not
 //! flipped. u8 images give the sum rounded as `floor(v + 0.5)` and saturated to 0..=255.
 
-use crate::check::{image_rows, show_f64, Plan, Reference};
+use crate::check::{image_rows, show_f64, Grid, Plan, Reference};
 use dspbench_core::{Image, Pixels};
 use std::ops::Range;
 
@@ -131,6 +131,10 @@ impl Reference for Conv2d<'_> {
 
     fn output_value(&self, checked: f64) -> f64 {
         self.output(checked)
+    }
+
+    fn grid(&self) -> Grid {
+        Grid { row_len: self.image.width, rows: self.image.height, col_name: "column", row_name: "row" }
     }
 
     fn position(&self, index: usize) -> String {

@@ -5,7 +5,7 @@
 //! `exp(-2 pi i j / N)` taken from a table computed once per size in f64 and indexed by
 //! `(k n) mod N`, so the oracle shares no structure (and no bug) with what it checks.
 
-use crate::check::{spaced, Plan, Reference};
+use crate::check::{spaced, Grid, Plan, Reference};
 use dspbench_core::Complex32;
 use num_complex::Complex64;
 use std::collections::BTreeSet;
@@ -152,6 +152,10 @@ impl Reference for Fft<'_> {
 
     fn eval(&self, range: Range<usize>, out: &mut Vec<Complex64>) {
         out.extend(range.map(|i| self.value(i / self.size, i % self.size)));
+    }
+
+    fn grid(&self) -> Grid {
+        Grid { row_len: self.size, rows: self.len() / self.size.max(1), col_name: "bin", row_name: "batch" }
     }
 
     fn position(&self, index: usize) -> String {

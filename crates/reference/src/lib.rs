@@ -54,6 +54,7 @@ mod conv1d;
 mod conv2d;
 mod fft;
 mod tolerance;
+mod wrong_map;
 
 pub use check::{Mismatch, Verification};
 pub use tolerance::{tolerance, Tolerance};
@@ -260,7 +261,7 @@ mod tests {
         assert_eq!((v.max_abs_err, v.max_rel_err), (f64::INFINITY, f64::INFINITY));
         let m = v.first_mismatch.clone().unwrap();
         assert_eq!(m, Mismatch { index: 1, position: "i=1".into(), expected: "2".into(), got: "NaN".into() });
-        assert_eq!(v.summary(), "MISMATCH at i=1: expected 2, got NaN (atol 3.00e-5, rtol 1.00e-5; max abs err inf over 3 checked elements, full)");
+        assert_eq!(v.summary(), "MISMATCH at i=1: expected 2, got NaN (atol 3.00e-5, rtol 1.00e-5; max abs err inf over 3 checked elements, full); 1 of 3 checked outputs wrong, all in output 1");
         // A poisoned output (nothing written) fails at its first element.
         let p = Problem::Fft { size: 8, batch: 2 };
         let v = verify(&generate_input(&p, 0), &Output::poisoned(&p));

@@ -54,6 +54,9 @@ pub struct VerificationInfo {
     pub atol: f64,
     pub rtol: f64,
     pub first_mismatch: Option<String>,
+    /// Where the wrong outputs lie (`... all in the last 3 columns (29-31) of every row (0-23)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub where_wrong: Option<String>,
 }
 
 /// How a cell's samples were taken (schema 2; absent in older records).

@@ -3,12 +3,14 @@ use crate::noise::CpuTimes;
 use crate::now_rfc3339;
 use crate::rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
 use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, Params, PlanRequest, Problem};
+use dspbench_kernels::{with_custom_kernel, CustomKernel};
 use dspbench_reference::Verification;
 use dspbench_results::{
     Record, ResultsDir, ResultsError, SamplingInfo, Status, Summary, TransferMs, VerificationInfo, SCHEMA_VERSION,
 };
-use dspbench_scenario::{Experiment, Scenario};
+use dspbench_scenario::{CustomVariant, Experiment, Scenario};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Choices made on the command line rather than in the scenario.
@@ -128,7 +130,10 @@ struct Lane<'a> {
     backend: &'a dyn Backend,
     device: usize,
     device_name: String,
-    variant: &'static str,
+    /// The name in records: a built-in variant's, or a custom one's.
+    variant: &'a str,
+    /// For a custom variant, its file and the built-in variant it follows.
+    custom: Option<&'a CustomVariant>,
 }
 
 /// Runs every experiment of `scenario`, appending one record per cell to `out` as soon as its
@@ -192,8 +197,10 @@ pub fn run_scenario(
                         (*params).clone(),
                     );
                     record.warmup = sampling.warmup;
-                    let request = PlanRequest { problem, variant: lane.variant, tunables, device: lane.device };
-                    contenders.push(Cell { backend: lane.backend, request, record });
+                    let like = lane.custom.map_or(lane.variant, |c| c.like.as_str());
+                    let request = PlanRequest { problem, variant: like, tunables, device: lane.device };
+                    let custom = lane.custom.map(|c| c.source.clone());
+                    contenders.push(Cell { backend: lane.backend, request, record, custom });
                 }
             }
             observer.cell_started(&format!(
@@ -282,6 +289,8 @@ pub struct Cell<'a> {
     pub backend: &'a dyn Backend,
     pub request: PlanRequest<'a>,
     pub record: Record,
+    /// A kernel file of the user's that replaces the kernel of the variant requested.
+    pub custom: Option<PathBuf>,
 }
 
 /// What the contenders of one problem share.
@@ -305,13 +314,13 @@ pub fn measure_group(
 ) -> Vec<(Record, Option<Output>)> {
     let mut records = Vec::with_capacity(cells.len());
     let mut slots = Vec::with_capacity(cells.len());
-    for Cell { backend, request, mut record } in cells {
+    for Cell { backend, request, mut record, custom } in cells {
         record.flops = request.problem.flops();
         record.bytes = request.problem.bytes();
         if group.plan.cold_cache {
             record.exec.insert("cache".into(), "cold".into());
         }
-        slots.push(plan_contender(backend, &request, group, &mut record));
+        slots.push(plan_contender(backend, &request, custom.as_deref(), group, &mut record));
         records.push(record);
     }
     let canary_ms = crate::canary::canary_ms();
@@ -333,9 +342,19 @@ pub fn measure_group(
 
 /// Plans and prepares (upload, warm-up, batch calibration) one contender; [`Slot::Refused`]
 /// with the record's status and reason set when it cannot be planned.
-fn plan_contender(backend: &dyn Backend, request: &PlanRequest<'_>, group: &Group<'_>, record: &mut Record) -> Slot {
+fn plan_contender(
+    backend: &dyn Backend,
+    request: &PlanRequest<'_>,
+    custom: Option<&Path>,
+    group: &Group<'_>,
+    record: &mut Record,
+) -> Slot {
     let planned = Instant::now();
-    let algorithm = match backend.plan(request) {
+    let algorithm = match custom {
+        None => backend.plan(request),
+        Some(path) => plan_custom(backend, request, path, record),
+    };
+    let algorithm = match algorithm {
         Ok(a) => a,
         Err(e) => {
             fail(record, e);
@@ -351,6 +370,29 @@ fn plan_contender(backend: &dyn Backend, request: &PlanRequest<'_>, group: &Grou
         Ok(contender) => Slot::Measuring(contender),
         Err(e) => Slot::Failed(e),
     }
+}
+
+/// Plans `request` with the user's kernel file at `path` in place of the requested variant's
+/// kernel, and records which file (and its sha256) ran.
+fn plan_custom(
+    backend: &dyn Backend,
+    request: &PlanRequest<'_>,
+    path: &Path,
+    record: &mut Record,
+) -> Result<Box<dyn dspbench_core::Algorithm>, Error> {
+    let kernel = CustomKernel::new(path, request.problem.workload(), request.variant)?;
+    if kernel.backend() != backend.name() {
+        return Err(Error::input(format!(
+            "{}: a {} kernel cannot run on backend {}",
+            path.display(),
+            kernel.backend(),
+            backend.name()
+        )));
+    }
+    record.exec.insert("custom_kernel".into(), path.display().to_string());
+    record.exec.insert("custom_kernel_sha256".into(), kernel.sha256()?);
+    record.exec.insert("like".into(), request.variant.to_string());
+    with_custom_kernel(&kernel, || backend.plan(request))
 }
 
 /// Downloads, verifies and records one measured contender.
@@ -424,12 +466,14 @@ fn lanes<'a>(
     let mut lanes = Vec::new();
     let mut unavailable = Vec::new();
     for (backend, availability) in probed.iter().filter(|(b, _)| selected(b.name())) {
-        let variants: Vec<&'static str> = backend
+        let custom = experiment.custom.iter().filter(|c| c.backend == backend.name());
+        let variants: Vec<(&str, Option<&CustomVariant>)> = backend
             .variants()
             .into_iter()
             .filter(|v| v.workload == experiment.workload)
             .filter(|v| experiment.variants.as_ref().is_none_or(|l| l.iter().any(|n| n == v.name)))
-            .map(|v| v.name)
+            .map(|v| (v.name, None))
+            .chain(custom.map(|c| (c.name.as_str(), Some(c))))
             .collect();
         if variants.is_empty() {
             continue;
@@ -438,12 +482,13 @@ fn lanes<'a>(
             Availability::Unavailable { reason } => unavailable.push((backend.name().to_string(), reason.clone())),
             Availability::Ready { devices } => {
                 for device in devices.iter().filter(|d| options.wants_device(d)) {
-                    for &variant in &variants {
+                    for &(variant, custom) in &variants {
                         lanes.push(Lane {
                             backend: *backend,
                             device: device.index,
                             device_name: device_name(device, devices),
                             variant,
+                            custom,
                         });
                     }
                 }
@@ -531,12 +576,14 @@ pub fn new_record(
 pub fn execute_cell(
     backend: &dyn Backend,
     request: &PlanRequest<'_>,
+    custom: Option<&Path>,
     input: &Input,
     sampling: SamplingPlan,
     record: &mut Record,
 ) -> Option<Output> {
     record.warmup = sampling.warmup;
-    let cell = Cell { backend, request: request.clone(), record: record.clone() };
+    let cell =
+        Cell { backend, request: request.clone(), record: record.clone(), custom: custom.map(Path::to_path_buf) };
     let group = Group { index: 0, seed: 0, plan: sampling, input };
     let (done, output) =
         measure_group(vec![cell], &group, &mut HostEvictor::default(), &mut SilentObserver).pop().expect("one cell");
@@ -573,6 +620,7 @@ fn fill_measurement(record: &mut Record, m: &Measurement, check: &Verification) 
             .first_mismatch
             .as_ref()
             .map(|m| format!("at {}: expected {}, got {}", m.position, m.expected, m.got)),
+        where_wrong: check.where_wrong.clone(),
     });
     if check.passed {
         record.status = Status::Ok;

@@ -25,6 +25,7 @@
 //! ```
 
 mod catalog;
+mod custom;
 mod error;
 mod expand;
 mod locate;
@@ -32,6 +33,7 @@ mod schema;
 mod validate;
 
 pub use catalog::{Catalog, CatalogBackend};
+pub use custom::backend_of;
 pub use error::ScenarioError;
 
 use dspbench_core::{Params, Workload};
@@ -134,6 +136,22 @@ pub struct Experiment {
     pub backends: Option<Vec<String>>,
     /// Problem parameters and tunables together, in expansion order, each validated.
     pub cells: Vec<Params>,
+    /// Variants whose kernel comes from a file of the user's (`custom:`), run besides the others.
+    pub custom: Vec<CustomVariant>,
+}
+
+/// A kernel file of the user's, launched exactly as built-in variant `like` of the same backend
+/// launches its own kernel (entry points, arguments, geometry, tunables: kernels/README.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CustomVariant {
+    /// The name its records and report columns carry.
+    pub name: String,
+    /// The built-in variant whose kernel file it replaces.
+    pub like: String,
+    /// `cuda` for a `.cu` file, `opencl` for a `.cl` file.
+    pub backend: String,
+    /// As written in the scenario: relative to the folder dspbench runs in.
+    pub source: std::path::PathBuf,
 }
 
 impl Scenario {

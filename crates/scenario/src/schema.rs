@@ -59,6 +59,18 @@ pub(crate) struct RawExperiment {
     pub params: Option<Spanned<ParamMap>>,
     #[serde(default)]
     pub cases: Option<Spanned<Vec<Spanned<Case>>>>,
+    /// Kernels from files, each launched like a built-in variant (`custom.rs` validates them).
+    #[serde(default)]
+    pub custom: Option<Spanned<Vec<Spanned<RawCustom>>>>,
+}
+
+/// One entry of an experiment's `custom:` list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCustom {
+    pub name: Spanned<String>,
+    pub like: Spanned<String>,
+    pub source: Spanned<String>,
 }
 
 /// A mapping's (key, value) pairs in file order, each with its location.

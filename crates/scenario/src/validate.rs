@@ -224,10 +224,17 @@ fn experiment(
         Some(names) => names.iter().map(String::as_str).collect(),
         None => offered.clone(),
     };
-    let pairs: Vec<(&str, &VariantInfo)> = selected
+    let mut pairs: Vec<(&str, &VariantInfo)> = selected
         .iter()
         .flat_map(|b| listed.iter().filter_map(move |v| b.variant(workload, v).map(|info| (b.name.as_str(), info))))
         .collect();
+    let custom = match &raw.custom {
+        Some(list) => crate::custom::validate(list, &base.child("custom"), workload, &selected, catalog, src)?,
+        None => Vec::new(),
+    };
+    // A custom variant reads the tunables of the variant it follows.
+    pairs.extend(custom.iter().map(|(_, backend, like)| (*backend, *like)));
+    let custom = custom.into_iter().map(|(c, _, _)| c).collect();
 
     let axes = match &raw.params {
         Some(params) => axes(params, &base.child("params"), src)?,
@@ -253,7 +260,7 @@ fn experiment(
         }
         cells.push(params);
     }
-    Ok(Experiment { index, workload, title: raw.title.clone(), variants, backends, cells })
+    Ok(Experiment { index, workload, title: raw.title.clone(), variants, backends, cells, custom })
 }
 
 /// The `params` mapping as axes of the product, each list non-empty and without repeats.
