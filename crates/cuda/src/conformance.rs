@@ -85,7 +85,7 @@ fn conv2d_tiled_runs_every_configuration_of_paper_004_table_2() {
         return;
     }
     let info = backend().variant(Workload::Conv2d, "tiled").unwrap();
-    for (radius, smem, threads, w, h) in crate::paper004::TABLE_2 {
+    for (radius, smem, threads, w, h) in dspbench_kernels::paper004::TABLE_2 {
         let tunables =
             Params::new().with("tile_w", w).with("tile_h", h).with("threads", threads).with("smem_bytes", smem);
         let problem = Problem::Conv2d { width: 1000, height: 77, radius, dtype: DType::U8 };

@@ -1,14 +1,14 @@
 //! conv2d `tiled`: paper 004's execution configuration (kernels/cuda/conv2d_tiled.cu), its
-//! rules in `paper004.rs`.
+//! rules shared with the OpenCL twin in `dspbench_kernels::paper004`.
 
 use crate::compile::Module;
 use crate::context::Gpu;
 use crate::conv2d::Conv2dBuffers;
 use crate::launch::{describe, grid_2d, Launch};
-use crate::paper004::TileConfig;
 use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use dspbench_core::{Algorithm, DType, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::paper004::{DeviceLimits, TileConfig};
 use dspbench_kernels::Defines;
 use std::collections::BTreeMap;
 
@@ -33,18 +33,14 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
 
 fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv2d { width, height, radius, dtype } = ctx.problem else { return Err(wrong_input()) };
-    let config = TileConfig::from_tunables(ctx.tunables, radius, dtype)?;
-    config.check(radius, dtype, &ctx.gpu.facts.limits)?;
-    let defines = Defines::new()
-        .flag(P::DEFINE)
-        .set("RADIUS", radius)
-        .set("TILE_W", config.tile_w)
-        .set("TILE_H", config.tile_h)
-        .set("THREADS", config.threads)
-        .set("PIX_PER_THREAD", 4);
+    let limits = &ctx.gpu.facts.limits;
+    let device =
+        DeviceLimits { max_threads: limits.max_threads_per_block as usize, shared_bytes: limits.max_shared_per_block };
+    let (config, note) = TileConfig::choose(ctx.tunables, radius, dtype, device)?;
+    let defines = config.defines(Defines::new().flag(P::DEFINE).set("RADIUS", radius));
     let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
-    let (out_w, out_h) = config.output_tile(radius, dtype);
-    let grid = grid_2d(width.div_ceil(out_w), height.div_ceil(out_h), "paper 004's tiles")?;
+    let (across, down) = config.blocks(width, height, radius, dtype);
+    let grid = grid_2d(across, down, "paper 004's tiles")?;
     let launch = Launch::with_shared(
         &module,
         "conv2d_tiled",
@@ -53,12 +49,15 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         config.tile_bytes(dtype) as u32,
     )?;
     let buffers = Conv2dBuffers::new(ctx.gpu, width, height, radius)?;
-    ctx.finish(TiledConv2d::<P> { buffers, config, module, launch })
+    ctx.finish(TiledConv2d::<P> { buffers, config, dtype, note, module, launch })
 }
 
 struct TiledConv2d<P: Pixel> {
     buffers: Conv2dBuffers<P>,
     config: TileConfig,
+    dtype: DType,
+    /// Why a default was lowered to fit this device, if one was.
+    note: Option<String>,
     module: Module,
     launch: Launch,
 }
@@ -84,6 +83,12 @@ impl<P: Pixel> GpuKernel for TiledConv2d<P> {
         let mut d = describe(&[&self.module], &[&self.launch]);
         d.insert("tile".into(), format!("{}x{}", self.config.tile_w, self.config.tile_h));
         d.insert("smem_budget_bytes".into(), self.config.smem_bytes.to_string());
+        d.insert("rows_per_pass".into(), self.config.rows_per_pass().to_string());
+        // The paper's Kt: the share of threads whose words hold output pixels.
+        d.insert("kt".into(), format!("{:.4}", self.config.kt(self.dtype)));
+        if let Some(note) = &self.note {
+            d.insert("note".into(), note.clone());
+        }
         d
     }
 }

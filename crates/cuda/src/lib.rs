@@ -38,7 +38,6 @@ mod fft_flow_graph;
 mod fft_stockham;
 mod fft_vendor;
 mod flow_graph;
-mod paper004;
 
 #[cfg(test)]
 mod conformance;

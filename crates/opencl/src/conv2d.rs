@@ -2,11 +2,11 @@
 //! and our register-blocked `fast` one.
 
 use crate::launch::{int, Launch};
-use crate::paper004::{self, DeviceLimits, PIX_PER_THREAD};
 use crate::planned::{OutKind, Planned, Role};
 use crate::program::build;
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_kernels::paper004::{DeviceLimits, TileConfig};
 use dspbench_kernels::{Conv2dStaging, Defines};
 
 pub(crate) const TILED: VariantInfo = VariantInfo {
@@ -71,16 +71,13 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let s = shape(ctx)?;
     let device = ctx.device;
     let limits =
-        DeviceLimits { max_work_group: device.limits.max_work_group, local_mem: device.limits.local_mem as usize };
-    let (config, note) = paper004::choose(ctx.tunables, s.radius, s.dtype, limits)?;
-    let defines = dtype_defines(s.dtype, s.radius)
-        .set("TILE_W", config.tile_w)
-        .set("TILE_H", config.tile_h)
-        .set("THREADS", config.threads)
-        .set("PIX_PER_THREAD", PIX_PER_THREAD);
+        DeviceLimits { max_threads: device.limits.max_work_group, shared_bytes: device.limits.local_mem as usize };
+    let (config, note) = TileConfig::choose(ctx.tunables, s.radius, s.dtype, limits)?;
+    let defines = config.defines(dtype_defines(s.dtype, s.radius));
     let entry = "conv2d_tiled";
     let program = build(device, entry, &defines)?;
-    let groups = [s.width.div_ceil(config.out_w(s.dtype)), s.height.div_ceil(config.out_h(s.radius))];
+    let (across, down) = config.blocks(s.width, s.height, s.radius, s.dtype);
+    let groups = [across, down];
     let (mut plan, args) = planned(ctx, &s)?;
     plan.step(Launch::new(
         device,
@@ -99,7 +96,7 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     plan.detail("rows_per_pass", config.rows_per_pass());
     plan.detail("blocks", format!("{}x{}", groups[0], groups[1]));
     // The paper's Kt: the share of work-items whose words hold output pixels.
-    plan.detail("kt", format!("{:.4}", config.out_w(s.dtype) as f64 / config.tile_w as f64));
+    plan.detail("kt", format!("{:.4}", config.kt(s.dtype)));
     if let Some(note) = note {
         plan.detail("note", note);
     }

@@ -13,7 +13,6 @@ mod buffers;
 mod cl_error;
 mod device;
 mod launch;
-mod paper004;
 mod planned;
 mod probe;
 mod program;
