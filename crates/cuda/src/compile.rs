@@ -92,14 +92,16 @@ fn check_entry_points(custom: &str, builtin: &str, path: &std::path::Path) -> Re
                     if found.is_empty() { "no kernels".to_string() } else { found.join(", ") }
                 )));
             }
-            Some((_, p)) if *p != params => return Err(Error::input(format!(
-                "{}: kernel `{name}` takes {} parameter(s) ({}); the variant passes {} ({}) (see kernels/README.md)",
-                path.display(),
-                p.len(),
-                p.join(" "),
-                params.len(),
-                params.join(" ")
-            ))),
+            Some((_, p)) if *p != params => {
+                let (theirs, ours) = (p.join(" "), params.join(" "));
+                return Err(Error::input(format!(
+                    "{}: kernel `{name}` takes {} parameter(s) ({theirs}); the variant passes {} ({ours}) \
+                     (see kernels/README.md)",
+                    path.display(),
+                    p.len(),
+                    params.len()
+                )));
+            }
             Some(_) => {}
         }
     }
