@@ -7,14 +7,24 @@ use crate::plots::Chart;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Block {
-    Heading { level: u8, text: String },
+    Heading {
+        level: u8,
+        text: String,
+    },
     Paragraph(String),
     List(Vec<String>),
     Table(Table),
     Figure(Figure),
+    /// A table shown on demand: folded under `summary` in the HTML (details readers rarely need:
+    /// every record, a backend's device properties); printed as is in the markdown.
+    Collapsed {
+        summary: String,
+        table: Table,
+    },
 }
 
-/// A table; cells are text. Cells of numeric columns are right-aligned.
+/// A table; cells are text, a `\n` in a cell breaks its line. Cells of numeric columns are
+/// right-aligned.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Table {
     pub header: Vec<String>,
@@ -22,6 +32,8 @@ pub(crate) struct Table {
     pub numeric: Vec<bool>,
     /// Under the table: reasons behind `[k]` marks, the records it shows.
     pub notes: Vec<String>,
+    /// `(row, column)` of cells to set in bold, e.g. the fastest of a row.
+    pub strong: Vec<(usize, usize)>,
 }
 
 impl Table {

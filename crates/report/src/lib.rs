@@ -72,10 +72,21 @@ pub struct Rendered {
     charts: Vec<(String, plots::Chart)>,
 }
 
+/// The most series one plot of a chart draws; charts with more are drawn as small multiples.
+pub const MAX_SERIES_PER_PLOT: usize = plots::MAX_SERIES;
+
+impl Rendered {
+    /// `(stem, series in its busiest plot)` of every chart, to check none is crowded.
+    pub fn series_per_chart(&self) -> BTreeMap<String, usize> {
+        self.charts.iter().map(|(stem, chart)| (stem.clone(), chart.series_per_plot())).collect()
+    }
+}
+
 /// Renders the report of `runs`. Charts are drawn to SVG here; PNGs are drawn when written.
 pub fn render(runs: &[Run], options: &ReportOptions) -> std::io::Result<Rendered> {
     let model = model::Model::new(runs);
-    let mut blocks = sections::overview::blocks(&model, &options.baseline);
+    let mut blocks = sections::summary::blocks(&model, &options.baseline);
+    blocks.extend(sections::overview::blocks(&model, &options.baseline));
     blocks.extend(sections::machines::blocks(&model, &options.sources));
     blocks.extend(sections::devices::blocks(&model));
     blocks.extend(papers::blocks(&model));

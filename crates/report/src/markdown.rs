@@ -24,6 +24,10 @@ pub(crate) fn render(title: &str, blocks: &[Block]) -> String {
                 out.push('\n');
             }
             Block::Table(table) => table_md(&mut out, table),
+            Block::Collapsed { summary, table } => {
+                let _ = writeln!(out, "{summary}:\n");
+                table_md(&mut out, table);
+            }
             Block::Figure(figure) => figure_md(&mut out, figure),
         }
     }
@@ -33,11 +37,18 @@ pub(crate) fn render(title: &str, blocks: &[Block]) -> String {
 }
 
 fn table_md(out: &mut String, table: &Table) {
-    let cells = |row: &[String]| row.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>();
+    // A line break inside a cell would end the table row: GitHub renders `<br>` instead.
+    let cell = |c: &String| c.replace('|', "\\|").replace('\n', "<br>");
     let mut builder = Builder::default();
-    builder.push_record(cells(&table.header));
-    for row in &table.rows {
-        builder.push_record(cells(row));
+    builder.push_record(table.header.iter().map(cell));
+    for (r, row) in table.rows.iter().enumerate() {
+        builder.push_record(row.iter().enumerate().map(|(c, text)| {
+            if table.strong.contains(&(r, c)) {
+                format!("**{}**", cell(text))
+            } else {
+                cell(text)
+            }
+        }));
     }
     let mut rendered = builder.build();
     rendered.with(Style::markdown());

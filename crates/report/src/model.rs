@@ -36,6 +36,10 @@ pub(crate) enum LaneKind {
 /// `machine.json` also lists the backends its run had, which covers backends added later.
 const OWN_BACKENDS: [&str; 4] = ["scalar", "simd", "cuda", "opencl"];
 const CPU_BACKENDS: [&str; 2] = ["scalar", "simd"];
+const DEVICE_BACKENDS: [&str; 2] = ["cuda", "opencl"];
+/// The backend that runs peer libraries from dspbench itself: its lanes are peers too, whatever
+/// `machine.json` lists.
+pub(crate) const PEERS_BACKEND: &str = "peers";
 
 /// One column of a comparison: one backend on one device in one folder.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,7 +180,7 @@ impl<'a> Model<'a> {
 /// The first folder that is a shard of the same machine's run as folder `i` (`--shard`: same
 /// label and CPU; on a cluster the label names the partition, whose shards ran on several nodes
 /// of one kind), whose lanes folder `i`'s records join; `i` itself for a whole run.
-fn same_machine_as(runs: &[Run], i: usize) -> usize {
+pub(crate) fn same_machine_as(runs: &[Run], i: usize) -> usize {
     fn shard_of(r: &Run) -> Option<(&str, &str)> {
         let m = &r.machine;
         m.shard.as_ref().map(|_| (m.label.as_str(), m.cpu_model.as_str()))
@@ -190,9 +194,13 @@ fn same_machine_as(runs: &[Run], i: usize) -> usize {
 fn lane_kind(run: &Run, record: &Record) -> LaneKind {
     let own = OWN_BACKENDS.contains(&record.backend.as_str())
         || run.machine.backends.iter().any(|b| b.name == record.backend);
-    if !own {
+    if !own || record.backend == PEERS_BACKEND {
         LaneKind::Peer
-    } else if record.isa.is_some() || CPU_BACKENDS.contains(&record.backend.as_str()) {
+    } else if CPU_BACKENDS.contains(&record.backend.as_str())
+        || (record.isa.is_some() && !DEVICE_BACKENDS.contains(&record.backend.as_str()))
+    {
+        // CUDA records name the virtual architecture they were compiled for (`compute_90`) as their
+        // ISA: that makes them no CPU lane.
         LaneKind::Cpu
     } else {
         LaneKind::Device
@@ -204,10 +212,7 @@ fn lane_kind(run: &Run, record: &Record) -> LaneKind {
 fn label_lanes(runs: &[Run], lanes: &mut [Lane]) {
     let snapshot: Vec<Lane> = lanes.to_vec();
     for lane in lanes.iter_mut() {
-        let machine = &runs[lane.run].machine.label;
-        let shared =
-            (0..runs.len()).filter(|&i| same_machine_as(runs, i) == i && runs[i].machine.label == *machine).count() > 1;
-        let mut label = if shared { format!("{machine} #{}", lane.run + 1) } else { machine.clone() };
+        let mut label = machine_label(runs, lane.run);
         label.push_str(" · ");
         label.push_str(&lane.backend);
         let devices = snapshot.iter().filter(|l| l.run == lane.run && l.backend == lane.backend && l.device.is_some());
@@ -221,6 +226,19 @@ fn label_lanes(runs: &[Run], lanes: &mut [Lane]) {
             label.push_str(" (peer)");
         }
         lane.label = label;
+    }
+}
+
+/// Folder `run`'s machine label, with `#F` (its folder number) when another folder that is not
+/// a shard of the same run has the same label.
+pub(crate) fn machine_label(runs: &[Run], run: usize) -> String {
+    let machine = &runs[run].machine.label;
+    let shared =
+        (0..runs.len()).filter(|&i| same_machine_as(runs, i) == i && runs[i].machine.label == *machine).count() > 1;
+    if shared {
+        format!("{machine} #{}", run + 1)
+    } else {
+        machine.clone()
     }
 }
 

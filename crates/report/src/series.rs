@@ -1,7 +1,8 @@
 //! Series: one variant on one lane, the unit of a chart's line or a paper table's row; and the
 //! caption text every chart carries (statistic, sample counts, machines).
 
-use crate::model::{LaneKind, Model};
+use crate::model::{machine_label, LaneKind, Model};
+use crate::plots::{Colour, Series};
 use dspbench_core::Params;
 use dspbench_results::Status;
 use std::collections::BTreeSet;
@@ -42,6 +43,29 @@ impl SeriesKey {
         model.lanes[self.lane].kind
     }
 }
+
+/// `series` as the line of a lane: drawn in that machine's panel (or that lane's) when a chart
+/// has too many lines for one plot, and dotted when a peer library drew it.
+pub(crate) fn on_lane(model: &Model, lane: usize, mut series: Series) -> Series {
+    let l = &model.lanes[lane];
+    series.groups = vec![machine_label(model.runs, l.run), l.label.clone()];
+    series.peer = l.kind == LaneKind::Peer;
+    series
+}
+
+/// A bar's colour by what ran it, and whether it is outlined: dspbench's CPU and device code
+/// filled in two colours, peer libraries outlined (the papers' numbers are outlined in grey).
+pub(crate) fn bar_style(kind: LaneKind) -> (Colour, bool) {
+    match kind {
+        LaneKind::Cpu => (Colour::Palette(0), false),
+        LaneKind::Device => (Colour::Palette(1), false),
+        LaneKind::Peer => (Colour::Palette(2), true),
+    }
+}
+
+/// What [`bar_style`] means, for captions.
+pub(crate) const BAR_STYLES: &str =
+    "blue: dspbench on a CPU, orange: dspbench on a device, outlined green: a peer library";
 
 /// The series among `entries` that ran (not the one-per-backend "unavailable" records): CPU
 /// lanes first, then devices, then peers; each lane's variants in the order they were run.

@@ -163,8 +163,56 @@ fn cpu_lanes_are_measured_against_the_hosts_copy_bandwidth() {
 fn html_is_self_contained() {
     let (runs, options) = load(&FOLDERS, Baseline::default());
     let html = render(&runs, &options).unwrap().html;
-    for external in ["src=\"http", "href=\"http", "<link", "<script", "url(", "@import"] {
+    for external in ["src=", "href=\"http", "<link", "url(", "@import", "fetch(", "XMLHttpRequest"] {
         assert!(!html.contains(external), "the HTML refers outside itself: {external}");
     }
+    // One inline script: the table sorter.
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(html.contains("<script>(function(){"));
     assert!(html.matches("<svg ").count() >= 10, "charts are inlined");
+}
+
+#[test]
+fn no_plot_draws_more_than_eight_series() {
+    let (runs, options) = load(&FOLDERS, Baseline::default());
+    let rendered = render(&runs, &options).unwrap();
+    let counts = rendered.series_per_chart();
+    assert!(counts.len() >= 10, "{counts:?}");
+    for (stem, n) in &counts {
+        assert!(*n <= dspbench_report::MAX_SERIES_PER_PLOT, "{stem} draws {n} series in one plot");
+    }
+}
+
+#[test]
+fn the_summary_comes_first_in_both_documents() {
+    let (runs, options) = load(&FOLDERS, Baseline::default());
+    let rendered = render(&runs, &options).unwrap();
+    assert!(rendered.markdown.starts_with("# dspbench report\n\n## Summary\n"), "{}", &rendered.markdown[..200]);
+    let body = &rendered.html[rendered.html.find("<body>").unwrap()..];
+    let summary = body.find("id=\"summary\"").expect("a summary heading");
+    assert!(body.find("<nav>").unwrap() > summary, "the contents come after the summary");
+    assert!(body.find("<table").unwrap() > summary);
+    // Later sections fold; the records and device properties start folded.
+    assert!(body.contains("<details open>\n<summary><h2 id=\"records\">Records</h2></summary>"));
+    assert!(body.contains("<details class=\"more\">\n<summary>All "));
+    assert!(body.contains("<details class=\"more\">\n<summary>Backends and device properties"));
+}
+
+/// The committed example comparison (README): every chart readable, i.e. no plot over the limit.
+#[test]
+fn the_example_comparisons_charts_stay_readable() {
+    let folders = [
+        "../../reports/2026-11-24-dev-2core/quick-1",
+        "../../reports/2026-11-24-h100/quick-host-1",
+        "../../reports/2026-11-24-h100/quick-gpu",
+        "../../reports/2026-11-24-h100/showcase-1",
+        "../../reports/2026-11-24-h200x2/showcase",
+        "../../reports/2026-11-22-h100/peers",
+        "../../reports/2026-11-22-h200/peers",
+    ];
+    let (runs, options) = load(&folders, Baseline::default());
+    let rendered = render(&runs, &options).unwrap();
+    for (stem, n) in rendered.series_per_chart() {
+        assert!(n <= dspbench_report::MAX_SERIES_PER_PLOT, "{stem} draws {n} series in one plot");
+    }
 }

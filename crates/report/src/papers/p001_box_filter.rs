@@ -177,7 +177,11 @@ fn figure(model: &Model, of: &[usize], dtype: &str) -> Figure {
             .filter_map(|i| Some((param_int(model, i, "window")? as f64, model.entry(i).median()?)))
             .collect();
         if !points.is_empty() {
-            series_list.push(Series::measured(key.label(model), Colour::Palette(n), points));
+            series_list.push(series::on_lane(
+                model,
+                key.lane,
+                Series::measured(key.label(model), Colour::Palette(n), points),
+            ));
         }
     }
     // A paper row is drawn dashed in the colour of our series that redoes it, so the two read as

@@ -164,15 +164,16 @@ fn table(model: &Model, paper: &PaperTable, of: &[usize], all: &[usize]) -> Tabl
 fn figure(model: &Model, paper: &PaperTable, of: &[usize]) -> Figure {
     let mut bars = Vec::new();
     let mut used = Vec::new();
-    for (n, key) in series::series_in(model, of).iter().enumerate() {
+    for key in series::series_in(model, of).iter() {
         if let Some(i) = find(model, of, key, |i| model.entry(i).is_good()) {
             let ms = model.entry(i).median().unwrap_or(f64::NAN);
             used.push(i);
+            let (colour, outlined) = series::bar_style(key.kind(model));
             bars.push(Bar {
                 label: key.label(model),
                 value: ms,
-                colour: Colour::Palette(n),
-                reference: false,
+                colour,
+                reference: outlined,
                 text: format!("{} ms", fmt_ms(ms)),
             });
         }
@@ -195,8 +196,11 @@ fn figure(model: &Model, paper: &PaperTable, of: &[usize]) -> Figure {
             caption: series::caption(
                 model,
                 &used,
-                "Kernel time in ms (log scale); outlined: the paper's times (sys 1: Core2Duo + GeForce 8600M GS, \
-                 sys 2: Phenom II + GTX 560)",
+                &format!(
+                    "Kernel time in ms (log scale); {}; outlined grey: the paper's times (sys 1: Core2Duo + \
+                     GeForce 8600M GS, sys 2: Phenom II + GTX 560)",
+                    series::BAR_STYLES
+                ),
             ),
             axis: Axis::new("kernel time (ms)", Scale::Log10),
             origin: None,

@@ -147,7 +147,7 @@ fn fig2_figure(model: &Model, at_n: &[usize]) -> Figure {
             })
             .collect();
         if !points.is_empty() {
-            list.push(Series::measured(key.label(model), Colour::Palette(n), points));
+            list.push(series::on_lane(model, key.lane, Series::measured(key.label(model), Colour::Palette(n), points)));
         }
     }
     let ms = lengths(model, at_n);
@@ -253,7 +253,7 @@ fn fig3(model: &Model, entries: &[usize]) -> Vec<Block> {
             .filter(|&&i| model.entry(i).is_good())
             .filter_map(|&i| Some((param_int(model, i, "blocks")? as f64, model.entry(i).median()?)))
             .collect();
-        list.push(Series::measured(label(line), Colour::Palette(k), points));
+        list.push(series::on_lane(model, line.lane, Series::measured(label(line), Colour::Palette(k), points)));
     }
     table.notes = notes.into_lines();
     table.notes.push(format!(

@@ -197,7 +197,7 @@ fn figure(model: &Model, of: &[usize]) -> Figure {
             .filter_map(|i| Some((radius(model, i)? as f64, model.entry(i).median()?)))
             .collect();
         if !points.is_empty() {
-            list.push(Series::measured(key.label(model), Colour::Palette(n), points));
+            list.push(series::on_lane(model, key.lane, Series::measured(key.label(model), Colour::Palette(n), points)));
         }
     }
     let best: Vec<(f64, f64)> = (1..=4)

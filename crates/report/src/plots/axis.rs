@@ -27,6 +27,14 @@ impl Axis {
         Axis { label: label.into(), scale }
     }
 
+    /// The label as drawn: a log axis says so, since its even spacing is of factors, not amounts.
+    pub(crate) fn description(&self) -> String {
+        match self.scale {
+            Scale::Linear => self.label.clone(),
+            Scale::Log10 | Scale::Log2 => format!("{}, log scale", self.label),
+        }
+    }
+
     pub(crate) fn is_log(&self) -> bool {
         self.scale != Scale::Linear
     }

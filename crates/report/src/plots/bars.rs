@@ -40,6 +40,17 @@ impl BarChart {
         (widest + 24).min(MAX_LABEL_WIDTH)
     }
 
+    /// Distinct bar styles (colour, filled or outlined): what a reader has to tell apart.
+    pub(crate) fn styles(&self) -> usize {
+        let mut seen: Vec<(Colour, bool)> = Vec::new();
+        for b in &self.bars {
+            if !seen.contains(&(b.colour, b.reference)) {
+                seen.push((b.colour, b.reference));
+            }
+        }
+        seen.len()
+    }
+
     pub(crate) fn size(&self) -> (u32, u32) {
         let width = PLOT_WIDTH + self.label_width();
         (width, frame::header_height(&self.caption, width) + ROW * self.bars.len() as u32 + 90)
@@ -66,7 +77,7 @@ impl BarChart {
         let x_label = |c: &f64| self.axis.tick_label(*c);
         chart
             .configure_mesh()
-            .x_desc(self.axis.label.as_str())
+            .x_desc(self.axis.description())
             .x_label_formatter(&x_label)
             .label_style(frame::text_style(TEXT_SIZE))
             .axis_desc_style(frame::text_style(frame::AXIS_SIZE))

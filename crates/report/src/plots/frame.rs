@@ -85,7 +85,10 @@ pub(crate) fn draw_header<DB: DrawingBackend>(
 pub(crate) struct LegendEntry {
     pub label: String,
     pub colour: Colour,
+    /// Reference data (a paper's numbers, a roof): dashed, hollow markers.
     pub dashed: bool,
+    /// A peer library: dotted, hollow markers.
+    pub dotted: bool,
     pub marker: bool,
     pub line: bool,
 }
@@ -120,11 +123,13 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
         let style = ShapeStyle::from(entry.colour.rgb()).stroke_width(2);
         if entry.line && entry.dashed {
             area.draw(&DashedPathElement::new(vec![(x0, y), (x1, y)], 6, 4, style)).map_err(err)?;
+        } else if entry.line && entry.dotted {
+            area.draw(&DashedPathElement::new(vec![(x0, y), (x1, y)], 2, 4, style)).map_err(err)?;
         } else if entry.line {
             area.draw(&PathElement::new(vec![(x0, y), (x1, y)], style)).map_err(err)?;
         }
         if entry.marker {
-            draw_marker(area, ((x0 + x1) / 2, y), entry.colour, !entry.dashed)?;
+            draw_marker(area, ((x0 + x1) / 2, y), entry.colour, !entry.dashed && !entry.dotted)?;
         }
         let pos = Pos::new(HPos::Left, VPos::Center);
         area.draw(&Text::new(legend_text(&entry.label), (x1 + 8, y), text_style(TEXT_SIZE).pos(pos))).map_err(err)?;

@@ -13,7 +13,7 @@ mod xy;
 pub(crate) use axis::{Axis, Scale};
 pub(crate) use bars::{Bar, BarChart};
 pub(crate) use palette::Colour;
-pub(crate) use xy::{Series, XyChart};
+pub(crate) use xy::{Series, XyChart, MAX_SERIES};
 
 use plotters::prelude::*;
 use std::path::Path;
@@ -30,6 +30,15 @@ impl Chart {
         match self {
             Chart::Xy(c) => c.size(),
             Chart::Bars(c) => c.size(),
+        }
+    }
+
+    /// The most series one plot of the chart draws: an x-y plot's lines and point sets (per
+    /// panel), a bar chart's distinct bar styles (its bars are labelled directly).
+    pub(crate) fn series_per_plot(&self) -> usize {
+        match self {
+            Chart::Xy(c) => c.series_per_plot(),
+            Chart::Bars(c) => c.styles(),
         }
     }
 

@@ -62,6 +62,6 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
              the kernel."
                 .into(),
         ),
-        Block::Table(table),
+        Block::Collapsed { summary: format!("All {} records", model.entries.len()), table },
     ]
 }

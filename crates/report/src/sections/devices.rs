@@ -12,7 +12,7 @@ use dspbench_stats::{Estimate, Significance};
 const NOISE: f64 = 0.02;
 
 /// The device's model: its name without the ` #<index>` the runner adds to tell cards apart.
-fn model_name(device: &str) -> Option<&str> {
+pub(crate) fn model_name(device: &str) -> Option<&str> {
     let (name, index) = device.rsplit_once(" #")?;
     index.parse::<usize>().is_ok().then_some(name)
 }

@@ -56,6 +56,10 @@ pub(crate) fn time(model: &Model, group: &Group, measured: &[usize]) -> Option<F
         .filter(|&&k| good.iter().map(|&i| model.entry(i).param(k)).collect::<BTreeSet<_>>().len() > 1)
         .count();
     let used: Vec<usize> = lines.iter().flat_map(|l| l.best.values().map(|(_, i)| *i)).collect();
+    // Colours count within each machine, whose lines share a panel when the chart is split.
+    let colour_index = |n: usize| {
+        lines[..n].iter().filter(|l| model.lanes[l.key.lane].run == model.lanes[lines[n].key.lane].run).count()
+    };
     let series = lines
         .iter()
         .enumerate()
@@ -65,9 +69,9 @@ pub(crate) fn time(model: &Model, group: &Group, measured: &[usize]) -> Option<F
                 label.push_str(&format!(" · {}", line.dtype.as_deref().unwrap_or("?")));
             }
             let points = line.best.iter().map(|(x, (ms, _))| (f64::from_bits(*x), *ms)).collect();
-            let mut series = Series::measured(label, Colour::Palette(n), points);
+            let mut series = Series::measured(label, Colour::Palette(colour_index(n)), points);
             series.line = sweeps <= 1;
-            series
+            series::on_lane(model, line.key.lane, series)
         })
         .collect();
     Some(Figure {
@@ -91,8 +95,9 @@ pub(crate) fn time(model: &Model, group: &Group, measured: &[usize]) -> Option<F
     })
 }
 
-/// Every verified record at the experiment's largest problem (most FLOP; the first such in
-/// record order when several tie, e.g. u8 and f32) as a bar of its speedup.
+/// The experiment's largest problem (most FLOP; the first such in record order when several
+/// tie, e.g. u8 and f32): each variant of each lane (its fastest configuration) as a bar of its
+/// speedup, fastest first, coloured by what ran it.
 pub(crate) fn speedups(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize]) -> Option<Figure> {
     let good: Vec<usize> = measured.iter().copied().filter(|&i| model.entry(i).is_good()).collect();
     let flops = |i: usize| model.entry(i).record.flops;
@@ -100,29 +105,40 @@ pub(crate) fn speedups(model: &Model, group: &Group, baseline: &Baseline, measur
     let problem = model.entry(largest).problem.clone();
     let base = baseline.pick(model, &group.entries, &problem)?;
     let base_ms = model.entry(base).median()?;
-    let mut chosen: Vec<usize> = good.into_iter().filter(|&i| model.entry(i).problem == problem).collect();
+    let median = |i: usize| model.entry(i).median().unwrap_or(f64::INFINITY);
+    let mut chosen: Vec<usize> = Vec::new();
+    for i in good.into_iter().filter(|&i| model.entry(i).problem == problem) {
+        let key = SeriesKey::of(model, i).any_config();
+        match chosen.iter().position(|&c| SeriesKey::of(model, c).any_config() == key) {
+            Some(p) if median(i) < median(chosen[p]) => chosen[p] = i,
+            Some(_) => {}
+            None => chosen.push(i),
+        }
+    }
     if chosen.len() < 2 {
         return None;
     }
-    chosen.sort_by_key(|&i| (model.lane_of(i).kind, model.entry(i).lane));
+    chosen.sort_by(|&a, &b| median(a).total_cmp(&median(b)));
     let bars = chosen
         .iter()
-        .enumerate()
-        .map(|(n, &i)| {
+        .map(|&i| {
             let ms = model.entry(i).median().unwrap_or(f64::NAN);
+            let (colour, outlined) = series::bar_style(model.lane_of(i).kind);
             Bar {
-                label: SeriesKey::of(model, i).label(model),
+                label: SeriesKey::of(model, i).any_config().label(model),
                 value: base_ms / ms,
-                colour: Colour::Palette(n),
-                reference: false,
+                colour,
+                reference: outlined,
                 text: format!("{} ({} ms)", cell::ratio(base_ms / ms), fmt_ms(ms)),
             }
         })
         .collect();
     let what = format!(
-        "Speedup = baseline time / time (log scale; left of 1 is slower) against {} at {} ms, kernel times",
+        "Speedup = baseline time / time (log scale; left of 1 is slower) against {} at {} ms, kernel times, \
+         fastest first, each variant at its fastest configuration; {}",
         SeriesKey::of(model, base).label(model),
-        fmt_ms(base_ms)
+        fmt_ms(base_ms),
+        series::BAR_STYLES
     );
     Some(Figure {
         stem: slug(&format!("{}-{}-speedup", group.scenario, group.experiment + 1)),

@@ -23,7 +23,10 @@ pub(crate) fn blocks(model: &Model, sources: &[Source]) -> Vec<Block> {
             out.extend(noise_blocks(noise));
         }
         if !r.machine.backends.is_empty() {
-            out.push(Block::Table(backends(&r.machine)));
+            out.push(Block::Collapsed {
+                summary: format!("Backends and device properties of `{}`", r.machine.label),
+                table: backends(&r.machine),
+            });
         }
         let peers = peer_names(model, run);
         if !peers.is_empty() {

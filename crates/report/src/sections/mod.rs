@@ -7,3 +7,4 @@ pub(crate) mod experiments;
 pub(crate) mod machines;
 pub(crate) mod overview;
 pub(crate) mod roofline;
+pub(crate) mod summary;
