@@ -33,6 +33,7 @@ dspbench_conformance::conformance_tests! {
     conv1d_fft: Conv1d "fft";
     box_filter_direct: BoxFilter "direct";
     box_filter_recursive: BoxFilter "recursive";
+    box_filter_separable: BoxFilter "separable";
     conv2d_direct: Conv2d "direct";
     fft_recursive: Fft "recursive";
     fft_flow_graph: Fft "flow-graph";

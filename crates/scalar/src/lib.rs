@@ -10,6 +10,7 @@ mod radix2;
 
 mod box_direct;
 mod box_recursive;
+mod box_separable;
 mod conv1d_direct;
 mod conv1d_fft;
 mod conv2d_direct;
@@ -43,11 +44,12 @@ pub struct ScalarBackend;
 type Planner = fn(&Problem, AlgorithmId) -> Result<Box<dyn Algorithm>, Error>;
 
 /// Every variant, with its planner: the one list `variants` and `plan` both read.
-const VARIANTS: [(VariantInfo, Planner); 8] = [
+const VARIANTS: [(VariantInfo, Planner); 9] = [
     (conv1d_direct::VARIANT, conv1d_direct::plan),
     (conv1d_fft::VARIANT, conv1d_fft::plan),
     (box_direct::VARIANT, box_direct::plan),
     (box_recursive::VARIANT, box_recursive::plan),
+    (box_separable::VARIANT, box_separable::plan),
     (conv2d_direct::VARIANT, conv2d_direct::plan),
     (fft_recursive::VARIANT, fft_recursive::plan),
     (fft_flow_graph::VARIANT, fft_flow_graph::plan),
