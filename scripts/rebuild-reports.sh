@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Rebuilds every committed report from its raw results with the current `dspbench report`, so
+# that a change to the report's layout or charts reaches the committed examples too. Reports are
+# deterministic: an unchanged layout leaves the files byte for byte as they were.
+#
+#   scripts/rebuild-reports.sh [path/to/dspbench]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-target/release/dspbench}
+r=reports
+# out folder: the results folders it merges (the first is the default baseline's machine)
+while read -r out folders; do
+  [ -n "$out" ] || continue
+  # shellcheck disable=SC2086
+  "$bin" report $folders --out "$out"
+done <<EOF_LIST
+$r/2026-11-22-dev-2core $r/2026-11-22-dev-2core/papers $r/2026-11-22-dev-2core/quick $r/2026-11-22-dev-2core/cpu-peers
+$r/2026-11-22-h100 $r/2026-11-22-h100/papers $r/2026-11-22-h100/showcase $r/2026-11-22-h100/peers
+$r/2026-11-22-h200 $r/2026-11-22-h200/papers $r/2026-11-22-h200/showcase $r/2026-11-22-h200/peers
+$r/2026-11-22-comparison $r/2026-11-22-dev-2core/papers $r/2026-11-22-h100/papers $r/2026-11-22-h200/papers $r/2026-11-22-h100/peers
+$r/2026-11-24-dev-2core/quick-1 $r/2026-11-24-dev-2core/quick-1
+$r/2026-11-24-dev-2core/quick-2 $r/2026-11-24-dev-2core/quick-2
+$r/2026-11-24-h100/quick-host-1 $r/2026-11-24-h100/quick-host-1
+$r/2026-11-24-h100/quick-host-2 $r/2026-11-24-h100/quick-host-2
+$r/2026-11-24-h100/quick-gpu $r/2026-11-24-h100/quick-gpu
+$r/2026-11-24-h100/showcase-1 $r/2026-11-24-h100/showcase-1
+$r/2026-11-24-h100/showcase-2 $r/2026-11-24-h100/showcase-2
+$r/2026-11-24-h200x2/showcase $r/2026-11-24-h200x2/showcase
+$r/2026-11-24-comparison $r/2026-11-24-dev-2core/quick-1 $r/2026-11-24-h100/quick-host-1 $r/2026-11-24-h100/quick-gpu $r/2026-11-24-h100/showcase-1 $r/2026-11-24-h200x2/showcase $r/2026-11-22-h100/peers $r/2026-11-22-h200/peers
+EOF_LIST
