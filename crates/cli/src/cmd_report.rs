@@ -16,6 +16,9 @@ pub struct ReportArgs {
     /// folder that has one].
     #[arg(long, value_parser = parse_baseline)]
     baseline: Option<Baseline>,
+    /// Also write every chart as PNG beside its SVG (plots/<chart>.png).
+    #[arg(long)]
+    png: bool,
 }
 
 fn parse_baseline(text: &str) -> Result<Baseline, String> {
@@ -33,7 +36,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         runs.push(run);
         sources.push(source);
     }
-    let options = ReportOptions { sources, baseline: args.baseline.unwrap_or_default() };
+    let options = ReportOptions { sources, baseline: args.baseline.unwrap_or_default(), png: args.png };
     let out = args.out.unwrap_or_else(|| args.dirs[0].clone());
     std::fs::create_dir_all(&out).map_err(|e| CliError::Io(format!("{}: {e}", out.display())))?;
     write_report_with(&out, &runs, &options).map_err(|e| CliError::Io(format!("{}: {e}", out.display())))?;

@@ -34,7 +34,7 @@ use std::path::Path;
 
 pub const REPORT_FILE: &str = "report.md";
 pub const HTML_FILE: &str = "report.html";
-/// Charts, as `<stem>.svg` and `<stem>.png`, beside the report.
+/// Charts, as `<stem>.svg` (and `<stem>.png` with [`ReportOptions::png`]), beside the report.
 pub const PLOTS_DIR: &str = "plots";
 
 /// The results of one run on one machine.
@@ -57,6 +57,9 @@ pub struct Source {
 
 #[derive(Debug, Clone, Default)]
 pub struct ReportOptions {
+    /// Also write every chart as PNG beside its SVG (for slides and documents that take no SVG);
+    /// off by default, since the SVGs are what the report shows and PNGs weigh several times more.
+    pub png: bool,
     /// One per run, in the same order; may be empty.
     pub sources: Vec<Source>,
     pub baseline: Baseline,
@@ -128,14 +131,20 @@ pub fn write_report_with(dir: &Path, runs: &[Run], options: &ReportOptions) -> s
     for entry in std::fs::read_dir(&plots_dir)? {
         let path = entry?.path();
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-        let ours = matches!(path.extension().and_then(|e| e.to_str()), Some("svg" | "png"));
-        if ours && !rendered.svgs.contains_key(stem) {
+        let stale = match path.extension().and_then(|e| e.to_str()) {
+            Some("svg") => !rendered.svgs.contains_key(stem),
+            Some("png") => !options.png || !rendered.svgs.contains_key(stem),
+            _ => false,
+        };
+        if stale {
             std::fs::remove_file(&path)?;
         }
     }
     for (stem, chart) in &rendered.charts {
         std::fs::write(plots_dir.join(format!("{stem}.svg")), &rendered.svgs[stem])?;
-        plots::write_png(chart, &plots_dir.join(format!("{stem}.png"))).map_err(std::io::Error::other)?;
+        if options.png {
+            plots::write_png(chart, &plots_dir.join(format!("{stem}.png"))).map_err(std::io::Error::other)?;
+        }
     }
     std::fs::write(dir.join(REPORT_FILE), &rendered.markdown)?;
     std::fs::write(dir.join(HTML_FILE), &rendered.html)

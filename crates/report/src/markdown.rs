@@ -64,12 +64,5 @@ fn table_md(out: &mut String, table: &Table) {
 
 fn figure_md(out: &mut String, figure: &Figure) {
     let _ = writeln!(out, "![{}]({PLOTS_DIR}/{}.svg)\n", figure.title(), figure.stem);
-    let _ = writeln!(
-        out,
-        "*{}.* {} ({}; also [PNG]({PLOTS_DIR}/{}.png))\n",
-        figure.title(),
-        figure.caption(),
-        figure.records,
-        figure.stem
-    );
+    let _ = writeln!(out, "*{}.* {} ({})\n", figure.title(), figure.caption(), figure.records);
 }

@@ -16,7 +16,7 @@ fn load(folders: &[&str], baseline: Baseline) -> (Vec<Run>, ReportOptions) {
         runs.push(run);
         sources.push(source);
     }
-    (runs, ReportOptions { sources, baseline })
+    (runs, ReportOptions { sources, baseline, png: false })
 }
 
 fn check_golden(name: &str, actual: &str) {
@@ -65,7 +65,8 @@ fn fixture_report_matches_the_golden_files() {
 
 #[test]
 fn rendering_is_deterministic_down_to_the_png_bytes() {
-    let (runs, options) = load(&FOLDERS, Baseline::default());
+    let (runs, mut options) = load(&FOLDERS, Baseline::default());
+    options.png = true;
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     write_report_with(a.path(), &runs, &options).unwrap();
     write_report_with(b.path(), &runs, &options).unwrap();
@@ -87,8 +88,28 @@ fn rendering_is_deterministic_down_to_the_png_bytes() {
 }
 
 #[test]
+fn pngs_are_written_only_when_asked_and_stale_ones_go() {
+    let (runs, mut options) = load(&FOLDERS[..1], Baseline::default());
+    let dir = tempfile::tempdir().unwrap();
+    let pngs = |dir: &Path| {
+        std::fs::read_dir(dir.join("plots"))
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "png")
+            .count()
+    };
+    options.png = true;
+    write_report_with(dir.path(), &runs, &options).unwrap();
+    assert!(pngs(dir.path()) > 0);
+    options.png = false;
+    write_report_with(dir.path(), &runs, &options).unwrap();
+    assert_eq!(pngs(dir.path()), 0, "a report without PNGs leaves none of an earlier one's");
+    assert!(!std::fs::read_to_string(dir.path().join("report.md")).unwrap().contains(".png"));
+}
+
+#[test]
 fn pngs_are_drawn_with_the_embedded_font() {
-    let (runs, options) = load(&FOLDERS[..1], Baseline::default());
+    let (runs, mut options) = load(&FOLDERS[..1], Baseline::default());
+    options.png = true;
     let dir = tempfile::tempdir().unwrap();
     write_report_with(dir.path(), &runs, &options).unwrap();
     let png = std::fs::read(dir.path().join("plots/paper-003-fig2.png")).unwrap();
