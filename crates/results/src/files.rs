@@ -249,6 +249,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_record_with_an_unknown_field_is_kept_and_one_missing_a_field_is_refused_with_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(RECORDS_FILE);
+        let mut newer = serde_json::to_value(record("direct")).unwrap();
+        newer["written_by_a_later_version"] = serde_json::json!({ "x": 1 });
+        let mut broken = serde_json::to_value(record("fft")).unwrap();
+        broken.as_object_mut().unwrap().remove("workload");
+        std::fs::write(&path, format!("{newer}\n")).unwrap();
+        assert_eq!(read_records(&path).unwrap(), vec![record("direct")]);
+        std::fs::write(&path, format!("{newer}\n{broken}\n{newer}\n")).unwrap();
+        let err = read_records(&path).unwrap_err().to_string();
+        assert!(err.contains("results.jsonl:2:") && err.contains("workload"), "{err}");
+    }
+
+    #[test]
     fn a_line_cut_off_at_the_end_is_ignored_but_one_in_the_middle_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(RECORDS_FILE);
