@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU machine's job, for a binary built elsewhere (that machine has no cargo): list, selftest
-# with every backend required, the scenarios, and the GPU peers beside them. Each step's log goes
+# with every backend required, the scenarios (the GPU peers, CuPy and PyTorch, are contenders of
+# gpu-showcase.yaml), and the CPU peers on its host CPU. Each step's log goes
 # next to its results; one step failing does not stop the others.
 #
 # Usage: scripts/gpu-machine.sh BIN OUTDIR LABEL STEP...
@@ -9,7 +10,7 @@ set -u
 bin=$1 out=$2 label=$3
 shift 3
 mkdir -p "$out"
-export DSPBENCH_REQUIRE=${DSPBENCH_REQUIRE-cuda,opencl}
+export DSPBENCH_REQUIRE=${DSPBENCH_REQUIRE-cuda,opencl,peers}
 step_rc=0
 for step in "$@"; do
   start=$(date +%s)
@@ -24,7 +25,7 @@ for step in "$@"; do
     showcase)
       "$bin" run scenarios/gpu-showcase.yaml --machine "$label" --out "$out/showcase" > "$out/showcase.log" 2>&1 ;;
     peers)
-      PYTHONUNBUFFERED=1 python3 scripts/peers/gpu_peers.py --out "$out/peers" > "$out/peers.log" 2>&1 ;;
+      "$bin" run scenarios/cpu-peers.yaml --machine "$label" --out "$out/peers" > "$out/peers.log" 2>&1 ;;
     report)
       dirs=()
       for d in papers showcase peers; do [ -d "$out/$d" ] && dirs+=("$out/$d"); done

@@ -29,7 +29,11 @@ pub fn run(args: SelftestArgs) -> Result<(), CliError> {
     let mut failures = Vec::new();
     let (mut passed, mut refused) = (0, 0);
     for (backend, availability) in &probed {
-        if only.as_ref().is_some_and(|names| !names.iter().any(|n| n == backend.name())) {
+        let named = only.as_ref().map(|names| names.iter().any(|n| n == backend.name()));
+        if !named.unwrap_or(backend.runs_by_default()) {
+            if named.is_none() {
+                println!("{}: not tested unless named (--backends {})", backend.name(), backend.name());
+            }
             continue;
         }
         let devices = match availability {

@@ -47,6 +47,8 @@ pub struct Tally {
     pub passed: usize,
     pub refused: usize,
     pub failures: Vec<String>,
+    /// Variants left out because they cannot run here (a peer's missing package), with why.
+    pub not_ready: Vec<String>,
 }
 
 /// Checks one variant on one problem: plan, upload, run twice, verify both outputs and require
@@ -129,7 +131,11 @@ pub fn check_backend_with(
     each: &mut dyn FnMut(&CaseOutcome),
 ) -> Tally {
     let mut tally = Tally::default();
-    for variant in backend.variants().iter().filter(|v| select(v)) {
+    for variant in backend.variants().iter().filter(|v| select(v) && backend.runs_on(v.name, device)) {
+        if let Some(reason) = backend.not_ready(variant.name, device) {
+            tally.not_ready.push(format!("{} {} {}: {reason}", backend.name(), variant.workload, variant.name));
+            continue;
+        }
         for problem in edge_problems(variant.workload) {
             let outcome = check_case_with(backend, device, variant, &problem, tunables);
             match &outcome.verdict {

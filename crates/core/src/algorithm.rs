@@ -176,6 +176,26 @@ pub trait Backend: Send + Sync {
     /// (with the reason), `Error::Input` for a bad tunable.
     fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error>;
 
+    /// Whether runs that name no backends take this one. The peers do not: a scenario or
+    /// `--backends` names them, so the suite's own default runs need no Python and stay short.
+    fn runs_by_default(&self) -> bool {
+        true
+    }
+
+    /// Whether `variant` belongs on device `device`: the runner plans it on no other. For a
+    /// backend whose variants split over its devices (the peers: CPU libraries on the host,
+    /// CuPy and PyTorch on the GPU); every device takes every variant by default.
+    fn runs_on(&self, _variant: &str, _device: usize) -> bool {
+        true
+    }
+
+    /// Why `variant` cannot run on `device` although the backend is available (a peer whose
+    /// Python package is missing), or `None`. Its plan refuses with this reason, so a run
+    /// records it as skipped; the conformance matrix leaves such a variant out.
+    fn not_ready(&self, _variant: &str, _device: usize) -> Option<String> {
+        None
+    }
+
     /// The variant named `name` of `workload`, or an error listing the ones there are.
     fn variant(&self, workload: Workload, name: &str) -> Result<VariantInfo, Error> {
         let all = self.variants();

@@ -15,6 +15,7 @@ impl Registry {
                 Box::new(dspbench_simd::SimdBackend),
                 Box::new(dspbench_cuda::CudaBackend::default()),
                 Box::new(dspbench_opencl::OpenClBackend),
+                Box::new(dspbench_peers::PeersBackend::default()),
             ],
         }
     }
@@ -37,13 +38,7 @@ impl Registry {
 
     /// What scenario validation needs to know: every backend's variants and the machine's memory.
     pub fn catalog(&self, memory_bytes: u64) -> Catalog {
-        Catalog {
-            backends: self
-                .backends()
-                .map(|b| CatalogBackend { name: b.name().to_string(), variants: b.variants() })
-                .collect(),
-            memory_bytes,
-        }
+        Catalog { backends: self.backends().map(CatalogBackend::of).collect(), memory_bytes }
     }
 
     /// Each backend with its availability, probed once.

@@ -458,14 +458,19 @@ fn lanes<'a>(
     probed: &'a [(&'a dyn Backend, Availability)],
     options: &RunOptions,
 ) -> ExperimentPlan<'a> {
-    let selected = |name: &str| {
-        let listed = experiment.backends.as_ref().or(scenario.backends.as_ref());
-        listed.is_none_or(|l| l.iter().any(|b| b == name))
-            && options.backends.as_ref().is_none_or(|l| l.iter().any(|b| b == name))
+    // A backend runs if the experiment's or scenario's list names it, or there is no list and it
+    // runs by default or `--backends` names it; `--backends` narrows the rest.
+    let selected = |backend: &dyn Backend| {
+        let name = backend.name();
+        let cli = options.backends.as_ref().map(|l| l.iter().any(|b| b == name));
+        match experiment.backends.as_ref().or(scenario.backends.as_ref()) {
+            Some(listed) => listed.iter().any(|b| b == name) && cli.unwrap_or(true),
+            None => cli.unwrap_or(backend.runs_by_default()),
+        }
     };
     let mut lanes = Vec::new();
     let mut unavailable = Vec::new();
-    for (backend, availability) in probed.iter().filter(|(b, _)| selected(b.name())) {
+    for (backend, availability) in probed.iter().filter(|(b, _)| selected(*b)) {
         let custom = experiment.custom.iter().filter(|c| c.backend == backend.name());
         let variants: Vec<(&str, Option<&CustomVariant>)> = backend
             .variants()
@@ -482,7 +487,8 @@ fn lanes<'a>(
             Availability::Unavailable { reason } => unavailable.push((backend.name().to_string(), reason.clone())),
             Availability::Ready { devices } => {
                 for device in devices.iter().filter(|d| options.wants_device(d)) {
-                    for &(variant, custom) in &variants {
+                    // A backend whose variants split over its devices (peers: CPU and GPU) names each one's.
+                    for &(variant, custom) in variants.iter().filter(|(v, _)| backend.runs_on(v, device.index)) {
                         lanes.push(Lane {
                             backend: *backend,
                             device: device.index,

@@ -100,7 +100,10 @@ impl Algorithm for FakeAlgorithm {
 
 fn catalog(backends: &[&Fake]) -> Catalog {
     Catalog {
-        backends: backends.iter().map(|b| CatalogBackend { name: b.name.into(), variants: b.variants() }).collect(),
+        backends: backends
+            .iter()
+            .map(|b| CatalogBackend { name: b.name.into(), variants: b.variants(), by_default: true })
+            .collect(),
         memory_bytes: u64::MAX,
     }
 }

@@ -16,12 +16,18 @@ pub struct Catalog {
 pub struct CatalogBackend {
     pub name: String,
     pub variants: Vec<VariantInfo>,
+    /// Whether an experiment that names no backends runs on it ([`Backend::runs_by_default`]).
+    pub by_default: bool,
 }
 
 impl CatalogBackend {
     /// The catalog entry of a backend, from its own description.
     pub fn of(backend: &dyn Backend) -> CatalogBackend {
-        CatalogBackend { name: backend.name().to_string(), variants: backend.variants() }
+        CatalogBackend {
+            name: backend.name().to_string(),
+            variants: backend.variants(),
+            by_default: backend.runs_by_default(),
+        }
     }
 
     /// The variant `name` of `workload`, if this backend implements it.

@@ -109,7 +109,7 @@ mod tests {
     };
 
     fn catalog() -> Catalog {
-        let backend = |name: &str| CatalogBackend { name: name.into(), variants: vec![TILED] };
+        let backend = |name: &str| CatalogBackend { name: name.into(), variants: vec![TILED], by_default: true };
         Catalog { backends: vec![backend("opencl"), backend("cuda"), backend("scalar")], memory_bytes: 1 << 33 }
     }
 

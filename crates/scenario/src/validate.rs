@@ -175,7 +175,7 @@ fn experiment(
     let backends = raw.backends.as_ref().map(|b| backend_list(b, &base.child("backends"), src, catalog)).transpose()?;
     let selected: Vec<&CatalogBackend> = match backends.as_deref().or(scenario_backends) {
         Some(names) => names.iter().filter_map(|n| catalog.backend(n)).collect(),
-        None => catalog.backends.iter().collect(),
+        None => catalog.backends.iter().filter(|b| b.by_default).collect(),
     };
     let selected_names = selected.iter().map(|b| b.name.as_str()).collect::<Vec<_>>().join(", ");
     let mut offered: Vec<&str> = Vec::new();

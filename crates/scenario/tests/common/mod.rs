@@ -29,8 +29,8 @@ pub const GIB: u64 = 1 << 30;
 pub fn catalog() -> Catalog {
     Catalog {
         backends: vec![
-            CatalogBackend { name: "scalar".into(), variants: SCALAR.to_vec() },
-            CatalogBackend { name: "fakegpu".into(), variants: FAKEGPU.to_vec() },
+            CatalogBackend { name: "scalar".into(), variants: SCALAR.to_vec(), by_default: true },
+            CatalogBackend { name: "fakegpu".into(), variants: FAKEGPU.to_vec(), by_default: true },
         ],
         memory_bytes: 8 * GIB,
     }
@@ -39,7 +39,7 @@ pub fn catalog() -> Catalog {
 /// The catalog of a machine with only the scalar backend.
 pub fn scalar_only() -> Catalog {
     Catalog {
-        backends: vec![CatalogBackend { name: "scalar".into(), variants: SCALAR.to_vec() }],
+        backends: vec![CatalogBackend { name: "scalar".into(), variants: SCALAR.to_vec(), by_default: true }],
         memory_bytes: 8 * GIB,
     }
 }
