@@ -27,14 +27,16 @@ pub(crate) struct Criteria {
 /// Km and Kt of a `tile_w` × `tile_h` data block at `radius` with `pixel_bytes`-byte pixels;
 /// `None` when the block has no working area.
 pub(crate) fn criteria(tile_w: usize, tile_h: usize, radius: usize, pixel_bytes: usize) -> Option<Criteria> {
-    let width_bytes = tile_w * pixel_bytes;
-    let overlap = SEGMENT * (2 * radius * pixel_bytes).div_ceil(SEGMENT);
-    if width_bytes <= overlap || tile_h <= 2 * radius {
+    // Records from elsewhere can hold any sizes: a product that does not fit is no block.
+    let width_bytes = tile_w.checked_mul(pixel_bytes)?;
+    let apron_rows = radius.checked_mul(2)?;
+    let overlap = SEGMENT.checked_mul(apron_rows.checked_mul(pixel_bytes)?.div_ceil(SEGMENT))?;
+    if width_bytes <= overlap || tile_h <= apron_rows {
         return None;
     }
     let useful_width = (width_bytes - overlap) as f64;
-    let read = (width_bytes * tile_h) as f64;
-    let working = useful_width * (tile_h - 2 * radius) as f64;
+    let read = width_bytes as f64 * tile_h as f64;
+    let working = useful_width * (tile_h - apron_rows) as f64;
     Some(Criteria { km: read / working, kt: useful_width / width_bytes as f64 })
 }
 
@@ -44,6 +46,13 @@ mod tests {
 
     fn km(w: usize, h: usize, r: usize) -> f64 {
         (criteria(w, h, r, 1).unwrap().km * 100.0).round() / 100.0
+    }
+
+    #[test]
+    fn sizes_too_large_to_multiply_are_no_block() {
+        assert_eq!(criteria(usize::MAX, 30, 1, 4), None);
+        assert_eq!(criteria(512, 30, usize::MAX / 2, 1), None);
+        assert!(criteria(512, usize::MAX, 1, 1).is_some());
     }
 
     #[test]
