@@ -31,7 +31,7 @@ pub(crate) fn blocks(model: &Model, sources: &[Source]) -> Vec<Block> {
         let peers = peer_names(model, run);
         if !peers.is_empty() {
             out.push(Block::Paragraph(format!(
-                "Peer libraries timed by peer scripts in this folder (not dspbench code): {}.",
+                "Peer libraries in this folder (not dspbench code; the `peers` backend or, in older folders, the peer scripts): {}.",
                 peers.join(", ")
             )));
         }

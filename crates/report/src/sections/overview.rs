@@ -33,8 +33,9 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
     ];
     if model.lanes.iter().any(|l| l.kind == LaneKind::Peer) {
         guide.push(
-            "Lanes marked `(peer)` are libraries timed by the peer scripts (NumPy, SciPy, OpenCV, FFTW, CuPy, \
-             cuFFT, PyTorch, ...), shown beside dspbench's own code for scale; they are never a baseline."
+            "Lanes marked `(peer)` are libraries a user would pick instead (NumPy, SciPy, OpenCV, FFTW, CuPy, \
+             cuFFT, PyTorch, ...), timed by the `peers` backend in the same rounds as dspbench's own code (or, in \
+             older folders, by the peer scripts) and verified alike; they are never a baseline."
                 .to_string(),
         );
     }
