@@ -148,7 +148,7 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
         }
     }
     let baselines: Vec<(&Params, Option<usize>)> =
-        problems.into_iter().map(|p| (p, baseline.pick(model, &group.entries, p))).collect();
+        problems.iter().map(|&p| (p, baseline.pick(model, &group.entries, p))).collect();
     for row in rows(model, measured, columns) {
         let mut cells: Vec<String> =
             columns.iter().map(|k| row.params.get(k).map_or_else(|| "—".into(), |v| v.to_string())).collect();
@@ -160,8 +160,10 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
             });
             cells.push(match (found, unavailable.get(&lane)) {
                 (Some(i), _) => {
-                    let base = baselines.iter().find(|(p, _)| **p == model.entry(i).problem).and_then(|(_, b)| *b);
-                    cell_with_speedup(model, i, base, &mut notes)
+                    let of = |list: &[(&Params, Option<usize>)]| {
+                        list.iter().find(|(p, _)| **p == model.entry(i).problem).and_then(|(_, b)| *b)
+                    };
+                    cell_with_speedup(model, i, of(&baselines), best_peer(model, measured, i), &mut notes)
                 }
                 (None, Some(reason)) => {
                     format!("not run {}", notes.mark(&format!("{}: not run: {reason}", model.lanes[lane].label)))
@@ -176,12 +178,39 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
         table.notes.push("Cells without a speedup: no baseline record for that problem in these results.".into());
     }
     table.notes.push(speedup::LEGEND.into());
+    if measured.iter().any(|&i| best_peer(model, measured, i).is_some()) {
+        table.notes.push(
+            "`vs peer`: the fastest verified peer library's time at that problem on the same device over this cell's, \
+             with its 95% interval (paired by round where both were sampled in the same rounds): above 1×, dspbench \
+             is faster."
+                .into(),
+        );
+    }
     table.notes.push(format!("Source: {}.", cite(group.entries.iter().map(|&i| model.entry(i).id))));
     table
 }
 
-/// The record's time, then `· baseline` or `· 3.20×` when it is verified and has a baseline.
-fn cell_with_speedup(model: &Model, i: usize, base: Option<usize>, notes: &mut Notes) -> String {
+/// For a cell of dspbench's own, the fastest verified peer-library cell at its problem on its
+/// device (a CPU cell against the CPU libraries, a GPU cell against the GPU ones).
+fn best_peer(model: &Model, measured: &[usize], i: usize) -> Option<usize> {
+    let e = model.entry(i);
+    if model.lane_of(i).kind == LaneKind::Peer || !e.is_good() {
+        return None;
+    }
+    measured
+        .iter()
+        .copied()
+        .filter(|&p| model.lane_of(p).kind == LaneKind::Peer && model.entry(p).is_good())
+        .filter(|&p| model.entry(p).problem == e.problem && model.entry(p).record.device == e.record.device)
+        .min_by(|&a, &b| {
+            let time = |i: usize| model.entry(i).median().unwrap_or(f64::INFINITY);
+            time(a).total_cmp(&time(b))
+        })
+}
+
+/// The record's time, then `· baseline` or `· 3.20×` when it is verified and has a baseline, and
+/// `· 12.1× vs peer` against the fastest peer library at the same problem.
+fn cell_with_speedup(model: &Model, i: usize, base: Option<usize>, peer: Option<usize>, notes: &mut Notes) -> String {
     let e = model.entry(i);
     let mut text = cell::time(e, model.lane_of(i), notes);
     match (base, e.median()) {
@@ -192,6 +221,11 @@ fn cell_with_speedup(model: &Model, i: usize, base: Option<usize>, notes: &mut N
             }
         }
         _ => {}
+    }
+    if let Some(p) = peer {
+        if let Some(s) = speedup::speedup(model, p, i) {
+            text.push_str(&format!(" · {} vs peer", speedup::text(&s)));
+        }
     }
     text
 }
