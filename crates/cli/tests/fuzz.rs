@@ -455,3 +455,18 @@ fn lanes_whose_names_differ_only_in_punctuation_get_charts_of_their_own() {
     let rooflines = rendered.svgs.keys().filter(|k| k.starts_with("roofline-")).count();
     assert!(rooflines >= 2, "{:?}", rendered.svgs.keys().collect::<Vec<_>>());
 }
+
+/// Found by the property above in its second long run: a start time whose tenth byte falls inside
+/// a character made the summary's date a panic.
+#[test]
+fn a_start_time_that_is_no_date_is_reported_as_unknown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut machine: Value = serde_json::from_str(MACHINES[0]).unwrap();
+    // Looks like a date up to its fifth byte; its tenth byte falls inside the last character.
+    machine["started"] = Value::String("2026-11-2𐖏".into());
+    let folder = Folder { records: RECORDS[0].to_string(), machine: Some(machine.to_string()) };
+    let (run, _) = load_folder(&write_folder(tmp.path(), &folder)).unwrap();
+    let rendered = render(std::slice::from_ref(&run), &ReportOptions::default()).unwrap();
+    let head: String = rendered.markdown.chars().take(2000).collect();
+    assert!(rendered.markdown.contains("date unknown"), "{head}");
+}

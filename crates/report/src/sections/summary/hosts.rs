@@ -47,7 +47,9 @@ fn date(model: &Model, run: usize) -> String {
     let started = &model.runs[run].machine.started;
     let from_records = model.runs[run].records.iter().map(|r| r.finished.as_str()).filter(|f| f.len() >= 10).min();
     let day = if started.len() >= 10 && started.as_bytes()[4] == b'-' { Some(started.as_str()) } else { from_records };
-    day.map_or("date unknown".to_string(), |d| d[..10].to_string())
+    // Dates come from files written elsewhere: a first ten bytes that do not end on a character
+    // boundary are no date.
+    day.and_then(|d| d.get(..10)).map_or("date unknown".to_string(), str::to_string)
 }
 
 /// The GPUs the run saw (NVML), or else the devices its device lanes and peers ran on.
