@@ -125,6 +125,30 @@ fn conv2d_fast_stagings_agree_with_the_reference_inside_the_image_too() {
     assert!(matches!(backend().plan(&request), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));
 }
 
+/// The edge matrix's images are too short for the fused `fast` kernel's unclamped column walks
+/// and too narrow for its vector stores, and its windows stop at 33, so these are checked here:
+/// images with strips wholly inside, widths that are and are not a multiple of 16 (the u8
+/// stores' alignment) and of 4 (f32), windows either side of the fused path's limit (63), both
+/// types; and the edge matrix's images at 63 and 65.
+#[test]
+fn box_filter_fast_agrees_with_the_reference_inside_large_images_too() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    let large = [(1024, 300), (1000, 290), (517, 260)].map(|size| (size, &[1, 3, 17, 19, 33, 63, 65][..]));
+    let edge = [(1, 1), (7, 3), (3, 7), (33, 31), (255, 1), (1, 255), (64, 64)].map(|size| (size, &[63, 65][..]));
+    for ((width, height), windows) in large.into_iter().chain(edge) {
+        for dtype in [DType::U8, DType::F32] {
+            for &window in windows {
+                let problem = Problem::BoxFilter { width, height, window, dtype };
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &Params::new());
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+            }
+        }
+    }
+}
+
 #[test]
 fn availability_is_a_reason_or_described_devices_never_a_panic() {
     match backend().availability() {

@@ -42,7 +42,7 @@ pub(crate) const RECURSIVE_COALESCED: VariantInfo = VariantInfo {
 pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
-    summary: "short running-sum walks, coalesced; one fused launch for m <= 17, two transposing passes above (our own)",
+    summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
     tunables: &[],
     domain: DOMAIN,
 };
@@ -54,10 +54,22 @@ const WALK_THREADS: usize = 32;
 const TILE: usize = 32;
 const TILE_ROWS: usize = 8;
 const FAST_ROWS: usize = 16 * TILE_ROWS;
-/// Largest window of `fast`'s fused kernel (2 FUSED_MAX_RADIUS + 1), and the output rows one of
-/// its groups covers.
-const FUSED_MAX_WINDOW: usize = 17;
-const FUSED_ROWS: usize = 64;
+/// Largest window of `fast`'s fused kernel (2 FUSED_MAX_RADIUS + 1); its work-group
+/// (FUSED_THREADS x 1) covers OUT_COLS columns x a strip of rows of output (the kernel file's
+/// macros of the same names).
+const FUSED_MAX_WINDOW: usize = 63;
+const FUSED_THREADS: usize = 256;
+const OUT_COLS: usize = 192;
+
+/// Rows of the strip one fused group walks (the kernel derives it from the number of groups),
+/// as in the CUDA twin (crates/cuda/src/box_fast.rs, where the measurements are): 32 for f32,
+/// 128 for u8.
+fn fused_strip_rows(dtype: DType) -> usize {
+    match dtype {
+        DType::U8 => 128,
+        DType::F32 => 32,
+    }
+}
 
 struct Image {
     width: usize,
@@ -187,14 +199,14 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let (image, program, mut plan) = start(ctx, "box_filter_fast")?;
     let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
-    let group = [TILE, TILE_ROWS];
     if image.window <= FUSED_MAX_WINDOW {
-        let global = [w.div_ceil(TILE) * TILE, h.div_ceil(FUSED_ROWS) * TILE_ROWS];
+        let global = [w.div_ceil(OUT_COLS) * FUSED_THREADS, h.div_ceil(fused_strip_rows(image.dtype))];
         let args = image.walk_args(input, plan.output())?;
-        plan.step(Launch::new(ctx.device, &program, "box_filter_fast_fused", &args, global, group)?);
+        plan.step(Launch::new(ctx.device, &program, "box_filter_fast_fused", &args, global, [FUSED_THREADS, 1])?);
         plan.detail("path", "fused");
         return Ok(plan.boxed());
     }
+    let group = [TILE, TILE_ROWS];
     let colsum_t = plan.scratch(4 * image.pixels(), "column sums, transposed")?;
     // Each pass covers its matrix (rows x cols) in tiles of 32 columns x FAST_ROWS rows.
     let shape = |rows: usize, cols: usize| [cols.div_ceil(TILE) * TILE, rows.div_ceil(FAST_ROWS) * TILE_ROWS];
