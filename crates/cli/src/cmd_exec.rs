@@ -1,6 +1,6 @@
 use crate::error::CliError;
 use crate::npy;
-use dspbench_core::{Availability, Input, ParamValue, Params, PlanRequest, Workload};
+use dspbench_core::{Availability, Input, ParamValue, Params, PlanRequest, Problem, Workload};
 use dspbench_results::Status;
 use dspbench_runner::{execute_cell, new_record, Registry, SamplingPlan};
 use dspbench_scenario::Sampling;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
 pub struct ExecArgs {
-    /// conv1d, box-filter, conv2d or fft.
+    /// conv1d, box-filter, conv2d, fft or lms.
     workload: String,
     /// The variant to run (see `dspbench list`); with --kernel, the name the record gives it
     /// [default: the file's name].
@@ -27,10 +27,12 @@ pub struct ExecArgs {
     /// Device index within the backend.
     #[arg(long, default_value_t = 0)]
     device: usize,
-    /// A parameter, `key=value` (box-filter: window=M; tunables such as threads=2).
+    /// A parameter, `key=value` (box-filter: window=M; lms: taps=L, and block, mu, snr_db;
+    /// tunables such as threads=2).
     #[arg(long = "param", value_name = "KEY=VALUE")]
     params: Vec<String>,
-    /// Input .npy files: conv1d: signal, filter; box-filter: image; conv2d: image, kernel; fft: complex64 data.
+    /// Input .npy files: conv1d: signal, filter; box-filter: image; conv2d: image, kernel; fft: complex64 data;
+    /// lms: x, d (float32, 1-D or channels x samples), the true echo path (channels x taps).
     #[arg(long = "input", value_name = "FILE", required = true)]
     inputs: Vec<PathBuf>,
     /// Where to write the result (.npy).
@@ -86,7 +88,7 @@ pub fn run(args: ExecArgs) -> Result<(), CliError> {
     };
     let (input, fft_rank) = read_input(workload, &args.inputs, &params)?;
     let problem = input.problem()?;
-    let tunables = params.without(&["window"]);
+    let tunables = params.without(workload.param_names());
     variant.check_tunables(&tunables)?;
     if args.max_samples == 0 {
         return Err(CliError::Input("--max-samples must be at least 1".into()));
@@ -174,6 +176,31 @@ fn read_input(workload: Workload, inputs: &[PathBuf], params: &Params) -> Result
             expect_inputs(workload, inputs, &["data (complex64, 1-D or batch x size)"])?;
             let (data, size, batch, rank) = npy::read_complex(&inputs[0])?;
             Ok((Input::Fft { data, size, batch }, rank))
+        }
+        Workload::Lms => {
+            let names = ["x (float32, channels x samples)", "d (same shape)", "echo path (float32, channels x taps)"];
+            expect_inputs(workload, inputs, &names)?;
+            let (x, channels) = npy::read_f32_rows(&inputs[0])?;
+            let (d, d_channels) = npy::read_f32_rows(&inputs[1])?;
+            let (echo, echo_channels) = npy::read_f32_rows(&inputs[2])?;
+            if (d.len(), d_channels, echo_channels) != (x.len(), channels, channels) {
+                return Err(CliError::Input(format!(
+                    "{} and {}: lms needs d of x's shape and one echo path per channel of x ({channels})",
+                    inputs[1].display(),
+                    inputs[2].display()
+                )));
+            }
+            // The filter's setup comes from the parameters, with the scenario defaults.
+            let mut setup = params.clone();
+            setup.insert("n", (x.len() / channels).into());
+            setup.insert("channels", channels.into());
+            setup.insert("echo_taps", (echo.len() / channels).into());
+            let Problem::Lms { taps, block, mu, snr_db, .. } = Problem::from_params(workload, &setup)? else {
+                unreachable!("the lms workload reads an lms problem")
+            };
+            let input = Input::Lms { x, d, echo, channels, taps, block, mu, snr_db };
+            input.problem()?;
+            Ok((input, 1))
         }
     }
 }

@@ -78,6 +78,19 @@ pub fn read_kernel(path: &Path) -> Result<(Vec<f32>, usize), CliError> {
     }
 }
 
+/// A float32 array of one or more equal rows, 1-D (one row) or 2-D (rows x length): the
+/// values row after row, and the number of rows.
+pub fn read_f32_rows(path: &Path) -> Result<(Vec<f32>, usize), CliError> {
+    let bytes = read_bytes(path)?;
+    let a = try_read::<f32>(&bytes, path)?.ok_or_else(|| wrong_type(path, "a float32 array", &bytes))?;
+    let rows = match a.shape() {
+        [len] if *len > 0 => 1,
+        [rows, len] if *rows > 0 && *len > 0 => *rows,
+        shape => return Err(wrong_rank(path, "a non-empty 1-D or 2-D (channels x samples) float32 array", shape)),
+    };
+    Ok((a.iter().copied().collect(), rows))
+}
+
 /// A complex64 array, 1-D (one transform) or 2-D (batch x size): data, size, batch and the rank.
 pub fn read_complex(path: &Path) -> Result<(Vec<Complex32>, usize, usize, usize), CliError> {
     let bytes = read_bytes(path)?;
@@ -99,12 +112,13 @@ fn dims2<T>(a: &ArrayD<T>) -> Option<(usize, usize)> {
 }
 
 /// Writes `output` as `.npy`: conv1d 1-D float32; images 2-D (height x width) of the input's
-/// type; fft complex64 of the input's shape (`batch_dims` 1 or 2).
+/// type; fft complex64 of the input's shape (`batch_dims` 1 or 2); lms 1-D float32, every
+/// channel's error signal then every channel's final weights.
 pub fn write_output(path: &Path, output: &Output, problem: &Problem, fft_rank: usize) -> Result<(), CliError> {
     let file =
         std::fs::File::create(path).map_err(|e| CliError::Io(format!("{}: cannot write: {e}", path.display())))?;
     let shape: Vec<usize> = match *problem {
-        Problem::Conv1d { .. } => vec![problem.output_elements()],
+        Problem::Conv1d { .. } | Problem::Lms { .. } => vec![problem.output_elements()],
         Problem::BoxFilter { width, height, .. } | Problem::Conv2d { width, height, .. } => vec![height, width],
         Problem::Fft { size, batch } if fft_rank == 1 && batch == 1 => vec![size],
         Problem::Fft { size, batch } => vec![batch, size],

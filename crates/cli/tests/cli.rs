@@ -275,6 +275,56 @@ fn exec_fft_keeps_batch_shape_and_refuses_radix2_on_other_sizes() {
 }
 
 #[test]
+fn exec_lms_identifies_an_echo_path_from_npy_files() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two channels, each with its own 3-tap echo path and no noise: NLMS must find the path.
+    let (channels, n) = (2, 3000);
+    let echo = Array2::from_shape_vec((channels, 3), vec![0.5f32, -0.25, 0.125, -0.3, 0.2, 0.1]).unwrap();
+    let x = Array2::from_shape_fn((channels, n), |(c, i)| (((i * 7919 + c * 104_729) % 2003) as f32 / 1001.0) - 1.0);
+    let d = Array2::from_shape_fn((channels, n), |(c, i)| {
+        (0..3).filter(|&k| k <= i).map(|k| echo[(c, k)] * x[(c, i - k)]).sum::<f32>()
+    });
+    write(&dir.path().join("x.npy"), &x);
+    write(&dir.path().join("d.npy"), &d);
+    write(&dir.path().join("h.npy"), &echo);
+    let out = dir.path().join("e.npy");
+    let assert = dspbench()
+        .args(["exec", "lms", "--variant", "scalar", "--param", "taps=4", "--param", "mu=0.5", "--json"])
+        .args(["--input", "x.npy", "--input", "d.npy", "--input", "h.npy", "--output", "e.npy"])
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let record: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(record["verified"], true);
+    assert_eq!(record["params"]["mu"], "0.5");
+    // Every channel's error signal, then every channel's weights: the echo paths and a zero tap.
+    let y = Array1::<f32>::read_npy(std::fs::File::open(&out).unwrap()).unwrap();
+    assert_eq!(y.len(), channels * (n + 4));
+    let weights = y.slice(ndarray::s![channels * n..]);
+    for c in 0..channels {
+        for k in 0..4 {
+            let truth = if k < 3 { echo[(c, k)] } else { 0.0 };
+            assert!((weights[c * 4 + k] - truth).abs() < 1e-3, "channel {c} tap {k}: {}", weights[c * 4 + k]);
+        }
+    }
+    // A step outside NLMS's range and a d of another shape are input errors naming what is wrong.
+    let refuse = |args: &[&str], expect: &str| {
+        let assert = dspbench().args(args).current_dir(dir.path()).assert().code(2);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(expect), "expected `{expect}` in: {stderr}");
+    };
+    let inputs = ["--input", "x.npy", "--input", "d.npy", "--input", "h.npy", "--output", "e.npy"];
+    refuse(
+        &[&["exec", "lms", "--variant", "scalar", "--param", "taps=4", "--param", "mu=2.5"][..], &inputs].concat(),
+        "`mu`",
+    );
+    refuse(&[&["exec", "lms", "--variant", "scalar", "--param", "mu=0.5"][..], &inputs].concat(), "`taps`");
+    write(&dir.path().join("short.npy"), &Array1::from(vec![0.0f32; 10]));
+    let short = ["--input", "x.npy", "--input", "short.npy", "--input", "h.npy", "--output", "e.npy"];
+    refuse(&[&["exec", "lms", "--variant", "scalar", "--param", "taps=4"][..], &short].concat(), "short.npy");
+}
+
+#[test]
 fn exec_bad_input_is_exit_code_2_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap();
     let image = Array2::from_shape_fn((4, 4), |(y, x)| (x + y) as f64);

@@ -3,7 +3,9 @@
 //! `download` before `upload` are errors rather than garbage. Plus the test plumbing every
 //! backend needs: a device to test on (or the reason there is none) and one test per variant.
 
-use dspbench_core::{generate_input, Availability, Backend, DType, Error, Params, PlanRequest, Problem, Workload};
+use dspbench_core::{
+    generate_input, Availability, Backend, DType, Error, Params, PlanRequest, Problem, Real, Workload,
+};
 
 /// True when `backend` has a device to test on. Otherwise prints why and returns false, unless
 /// `DSPBENCH_REQUIRE` (comma-separated) names the backend: then a missing device fails the test.
@@ -36,6 +38,11 @@ pub fn small_problems(workload: Workload) -> (Problem, Problem) {
             Problem::Conv2d { width: 8, height: 4, radius: 1, dtype: DType::U8 },
         ),
         Workload::Fft => (Problem::Fft { size: 16, batch: 2 }, Problem::Fft { size: 16, batch: 1 }),
+        Workload::Lms => {
+            let lms =
+                |taps| Problem::Lms { channels: 2, taps, n: 40, block: 1, mu: Real(0.5), echo_taps: 8, snr_db: 40 };
+            (lms(8), lms(9))
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-use dspbench_core::{DType, Problem, Workload};
+use dspbench_core::{DType, Problem, Real, Workload};
 
 /// Lengths around the edges that break kernels: 1, primes, one off a power of two, larger
 /// than a vector or a work-group, not a multiple of anything.
@@ -45,6 +45,25 @@ pub fn edge_problems(workload: Workload) -> Vec<Problem> {
                 .flat_map(|&size| [1, 3].map(|batch| Problem::Fft { size, batch }))
                 .chain(others.iter().flat_map(|&size| [1, 2].map(|batch| Problem::Fft { size, batch })))
                 .collect()
+        }
+        // Filters of one tap to more than a work-group's worth of taps per thread, signals
+        // shorter than the filter, blocks of one sample, an odd count and the whole signal, an
+        // echo path longer than the filter, and a step near NLMS's limit of 2.
+        Workload::Lms => {
+            let mut problems = Vec::new();
+            for taps in [1, 7, 33, 255, 1030] {
+                for n in [1, 31, 600] {
+                    for channels in [1, 3] {
+                        for block in [1, 5, n].into_iter().filter(|&b| b <= n) {
+                            let echo_taps = if channels == 3 { taps + 5 } else { taps };
+                            let mu = Real(if block == 5 { 1.9 } else { 0.5 });
+                            problems.push(Problem::Lms { channels, taps, n, block, mu, echo_taps, snr_db: 40 });
+                        }
+                    }
+                }
+            }
+            problems.dedup();
+            problems
         }
     }
 }

@@ -1,4 +1,4 @@
-use crate::{Complex32, DType, Error, Problem};
+use crate::{Complex32, DType, Error, Problem, Real};
 
 /// Pixels of an image, row-major, `width` per row.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +70,19 @@ pub enum Input {
     Conv2d { image: Image, kernel: Vec<f32>, radius: usize },
     /// `batch` transforms of `size` points each, one after another.
     Fft { data: Vec<Complex32>, size: usize, batch: usize },
+    /// `channels` input signals x and desired signals d, `n` samples each, one channel after
+    /// another; the echo path each d was made from (`echo_taps` per channel), kept so that
+    /// verification can measure how well a filter identified it; and the filter's setup.
+    Lms {
+        x: Vec<f32>,
+        d: Vec<f32>,
+        echo: Vec<f32>,
+        channels: usize,
+        taps: usize,
+        block: usize,
+        mu: Real,
+        snr_db: usize,
+    },
 }
 
 impl Input {
@@ -117,6 +130,32 @@ impl Input {
                 }
                 Problem::Fft { size: *size, batch: *batch }
             }
+            Input::Lms { x, d, echo, channels, taps, block, mu, snr_db } => {
+                let fits = *channels > 0
+                    && !x.is_empty()
+                    && x.len() == d.len()
+                    && x.len() % channels == 0
+                    && !echo.is_empty()
+                    && echo.len() % channels == 0;
+                if !fits {
+                    return Err(Error::input(format!(
+                        "lms of {channels} channels needs x and d of equal length, a whole number of samples per \
+                         channel, and an echo path per channel; got x {}, d {}, echo {}",
+                        x.len(),
+                        d.len(),
+                        echo.len()
+                    )));
+                }
+                Problem::Lms {
+                    channels: *channels,
+                    taps: *taps,
+                    n: x.len() / channels,
+                    block: *block,
+                    mu: *mu,
+                    echo_taps: echo.len() / channels,
+                    snr_db: *snr_db,
+                }
+            }
         };
         problem.validate()?;
         Ok(problem)
@@ -124,7 +163,9 @@ impl Input {
 }
 
 /// The result of one run: the output buffer in the workload's output type
-/// (conv1d: f32 of N+M-1; images: the input's type, same size; fft: complex, same size).
+/// (conv1d: f32 of N+M-1; images: the input's type, same size; fft: complex, same size;
+/// lms: f32, every channel's error signal (`channels * n`) then every channel's final
+/// weights (`channels * taps`)).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Output {
     F32(Vec<f32>),
@@ -148,7 +189,7 @@ impl Output {
     pub fn poisoned(problem: &Problem) -> Output {
         let n = problem.output_elements();
         match problem {
-            Problem::Conv1d { .. } => Output::F32(vec![f32::NAN; n]),
+            Problem::Conv1d { .. } | Problem::Lms { .. } => Output::F32(vec![f32::NAN; n]),
             Problem::BoxFilter { dtype, .. } | Problem::Conv2d { dtype, .. } => match dtype {
                 DType::U8 => Output::U8(vec![0xA5; n]),
                 DType::F32 => Output::F32(vec![f32::NAN; n]),

@@ -1,4 +1,5 @@
 use crate::{Complex32, DType, Image, Input, Pixels, Problem};
+use std::f64::consts::LN_10;
 
 /// SplitMix64: a tiny generator whose output sequence is fixed forever by its definition,
 /// so a seed in a scenario names the same data in every version of the suite and on
@@ -42,10 +43,18 @@ const FILTER: u64 = 2;
 const IMAGE: u64 = 3;
 const KERNEL: u64 = 4;
 const SAMPLES: u64 = 5;
+const LMS_INPUT: u64 = 6;
+const LMS_ECHO: u64 = 7;
+const LMS_NOISE: u64 = 8;
+
+/// Reflections of a generated LMS echo path: enough to make it a real identification task,
+/// few enough that making `d` costs `16 n` per channel even for filters of thousands of taps.
+const ECHO_REFLECTIONS: usize = 16;
 
 /// Generates the input of `problem` from `seed` (distributions in docs/workloads.md):
 /// signals, filters and complex samples uniform in [-1, 1); u8 images uniform over 0..=255;
-/// f32 images uniform in [0, 1); conv2d kernels with taps uniform in [0, 1) scaled to sum 1.
+/// f32 images uniform in [0, 1); conv2d kernels with taps uniform in [0, 1) scaled to sum 1;
+/// LMS: see [`lms_channels`].
 pub fn generate_input(problem: &Problem, seed: u64) -> Input {
     match *problem {
         Problem::Conv1d { n, m } => {
@@ -75,7 +84,63 @@ pub fn generate_input(problem: &Problem, seed: u64) -> Input {
                 batch,
             }
         }
+        Problem::Lms { channels, taps, n, block, mu, echo_taps, snr_db } => {
+            let (x, d, echo) = lms_channels(channels, n, echo_taps, snr_db, seed);
+            Input::Lms { x, d, echo, channels, taps, block, mu, snr_db }
+        }
     }
+}
+
+/// The data of an echo-cancellation / system-identification task, channel after channel:
+/// input x white and uniform in [-1, 1); an echo path of `echo_taps` taps, zero but for
+/// [`ECHO_REFLECTIONS`] reflections (every tap when the path is shorter) at seeded delays,
+/// with seeded signs and amplitudes decaying by 26 dB over the path, scaled to an L2 norm
+/// of 0.5; desired d = echo path * x plus white uniform noise `snr_db` below the echo's
+/// power. Channel c's data does not depend on how many channels follow it. Computed in f64
+/// and rounded once to f32.
+pub fn lms_channels(
+    channels: usize,
+    n: usize,
+    echo_taps: usize,
+    snr_db: usize,
+    seed: u64,
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let (mut xs, mut es, mut ns) = (stream(seed, LMS_INPUT), stream(seed, LMS_ECHO), stream(seed, LMS_NOISE));
+    let mut x = Vec::with_capacity(channels * n);
+    let mut d = Vec::with_capacity(channels * n);
+    let mut echo = vec![0f32; channels * echo_taps];
+    let noise_gain = 10f64.powf(-(snr_db as f64) / 20.0);
+    for c in 0..channels {
+        let path = &mut echo[c * echo_taps..(c + 1) * echo_taps];
+        let mut h = vec![0f64; echo_taps];
+        // 10^(-26/20 * k / echo_taps): -26 dB at the end of the path.
+        let decay = |k: usize| (-1.3 * LN_10 * k as f64 / echo_taps as f64).exp();
+        if echo_taps <= ECHO_REFLECTIONS {
+            h.iter_mut().enumerate().for_each(|(k, t)| *t = es.signed_f32() as f64 * decay(k));
+        } else {
+            for _ in 0..ECHO_REFLECTIONS {
+                let k = (es.next_u64() % echo_taps as u64) as usize;
+                h[k] += es.signed_f32() as f64 * decay(k);
+            }
+        }
+        let norm = h.iter().map(|t| t * t).sum::<f64>().sqrt();
+        let scale = if norm > 0.0 { 0.5 / norm } else { 0.0 };
+        h.iter_mut().for_each(|t| *t = ((*t * scale) as f32) as f64);
+        path.iter_mut().zip(&h).for_each(|(p, &t)| *p = t as f32);
+        let reflections: Vec<(usize, f64)> = h.iter().copied().enumerate().filter(|&(_, t)| t != 0.0).collect();
+        let start = x.len();
+        x.extend((0..n).map(|_| xs.signed_f32()));
+        let xc = &x[start..];
+        // The echo's power: x has variance 1/3, the path's squared norm is 0.25 (0 if empty).
+        let echo_rms = (reflections.iter().map(|(_, t)| t * t).sum::<f64>() / 3.0).sqrt();
+        // Uniform noise in [-a, a) has RMS a / sqrt(3).
+        let a = echo_rms * noise_gain * 3f64.sqrt();
+        d.extend((0..n).map(|i| {
+            let echo_i: f64 = reflections.iter().filter(|&&(k, _)| k <= i).map(|&(k, t)| t * xc[i - k] as f64).sum();
+            (echo_i + a * ns.signed_f32() as f64) as f32
+        }));
+    }
+    (x, d, echo)
 }
 
 fn image(width: usize, height: usize, dtype: DType, seed: u64) -> Image {
@@ -110,6 +175,51 @@ mod tests {
         if let Input::Conv2d { kernel, .. } = a {
             assert!((kernel.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         }
+    }
+
+    #[test]
+    fn lms_desired_signal_is_the_echo_plus_noise_at_the_snr() {
+        let p = Problem::Lms {
+            channels: 3,
+            taps: 64,
+            n: 20_000,
+            block: 1,
+            mu: crate::Real(0.5),
+            echo_taps: 48,
+            snr_db: 20,
+        };
+        let input = generate_input(&p, 9);
+        assert_eq!(input.problem().unwrap(), p);
+        let Input::Lms { x, d, echo, .. } = input else { unreachable!() };
+        let (x0, d0) = (&x[..20_000], &d[..20_000]);
+        let h0 = &echo[..48];
+        let norm: f64 = h0.iter().map(|&t| (t as f64).powi(2)).sum::<f64>().sqrt();
+        assert!((norm - 0.5).abs() < 1e-6, "{norm}");
+        assert!(h0.iter().filter(|&&t| t != 0.0).count() <= ECHO_REFLECTIONS);
+        let (mut echo_power, mut noise_power) = (0.0, 0.0);
+        for i in 0..x0.len() {
+            let e: f64 = (0..48.min(i + 1)).map(|k| h0[k] as f64 * x0[i - k] as f64).sum();
+            echo_power += e * e;
+            noise_power += (d0[i] as f64 - e).powi(2);
+        }
+        let snr = 10.0 * (echo_power / noise_power).log10();
+        assert!((snr - 20.0).abs() < 0.3, "measured SNR {snr} dB");
+        // Channels differ, and channel 0 does not depend on the channels after it.
+        assert_ne!(&x[..100], &x[20_000..20_100]);
+        let one = generate_input(
+            &Problem::Lms {
+                channels: 1,
+                taps: 64,
+                n: 20_000,
+                block: 1,
+                mu: crate::Real(0.5),
+                echo_taps: 48,
+                snr_db: 20,
+            },
+            9,
+        );
+        let Input::Lms { x: x1, d: d1, .. } = one else { unreachable!() };
+        assert_eq!((&x1[..], &d1[..]), (x0, d0));
     }
 
     #[test]

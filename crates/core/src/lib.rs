@@ -10,6 +10,7 @@ mod error;
 mod generate;
 mod params;
 mod problem;
+mod real;
 mod workload;
 
 pub use algorithm::{
@@ -21,7 +22,8 @@ pub use error::Error;
 pub use generate::{generate_input, SplitMix64};
 pub use num_complex::Complex32;
 pub use params::{ParamValue, Params};
-pub use problem::Problem;
+pub use problem::{Problem, LMS_DELTA, LMS_MAX_TAPS};
+pub use real::Real;
 pub use workload::{DType, Workload};
 
 /// Largest element count of one buffer the suite accepts: guards against typos such as

@@ -2,7 +2,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// The four workloads of the source papers.
+/// The workloads: the four of the source papers, and the adaptive FIR filter at the end of
+/// paper 004's file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Workload {
@@ -14,10 +15,13 @@ pub enum Workload {
     Conv2d,
     /// Batched forward complex DFT, unnormalised.
     Fft,
+    /// Normalised LMS adaptive FIR filters (system identification), `channels` independent ones.
+    Lms,
 }
 
 impl Workload {
-    pub const ALL: [Workload; 4] = [Workload::Conv1d, Workload::BoxFilter, Workload::Conv2d, Workload::Fft];
+    pub const ALL: [Workload; 5] =
+        [Workload::Conv1d, Workload::BoxFilter, Workload::Conv2d, Workload::Fft, Workload::Lms];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -25,6 +29,7 @@ impl Workload {
             Workload::BoxFilter => "box-filter",
             Workload::Conv2d => "conv2d",
             Workload::Fft => "fft",
+            Workload::Lms => "lms",
         }
     }
 
@@ -35,6 +40,7 @@ impl Workload {
             Workload::BoxFilter => &["width", "height", "window", "dtype"],
             Workload::Conv2d => &["width", "height", "radius", "dtype"],
             Workload::Fft => &["size", "batch"],
+            Workload::Lms => &["channels", "taps", "n", "block", "mu", "echo_taps", "snr_db"],
         }
     }
 }
@@ -51,7 +57,7 @@ impl FromStr for Workload {
         Workload::ALL
             .into_iter()
             .find(|w| w.name() == s)
-            .ok_or_else(|| format!("unknown workload `{s}` (expected one of: conv1d, box-filter, conv2d, fft)"))
+            .ok_or_else(|| format!("unknown workload `{s}` (expected one of: conv1d, box-filter, conv2d, fft, lms)"))
     }
 }
 

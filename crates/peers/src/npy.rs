@@ -31,6 +31,11 @@ pub fn write_input(dir: &Path, prefix: &str, input: &Input) -> Result<Vec<(&'sta
         Input::Fft { data, size, batch } => {
             files.push(write("data", path("data"), shaped((*batch, *size), data.clone())?)?);
         }
+        Input::Lms { x, d, channels, .. } => {
+            let shape = (*channels, x.len() / channels);
+            files.push(write("x", path("x"), shaped(shape, x.clone())?)?);
+            files.push(write("d", path("d"), shaped(shape, d.clone())?)?);
+        }
     }
     Ok(files)
 }
@@ -42,6 +47,7 @@ pub fn input_bytes(input: &Input) -> u64 {
         Input::BoxFilter { image, .. } => image.pixels.len() * image.dtype().size_bytes(),
         Input::Conv2d { image, kernel, .. } => image.pixels.len() * image.dtype().size_bytes() + 4 * kernel.len(),
         Input::Fft { data, .. } => 8 * data.len(),
+        Input::Lms { x, d, .. } => 4 * (x.len() + d.len()),
     };
     bytes as u64
 }
@@ -63,7 +69,7 @@ fn write<A: ndarray_npy::WriteNpyExt>(
 /// The shape the worker must return for `problem`.
 pub fn output_shape(problem: &Problem) -> Vec<usize> {
     match *problem {
-        Problem::Conv1d { .. } => vec![problem.output_elements()],
+        Problem::Conv1d { .. } | Problem::Lms { .. } => vec![problem.output_elements()],
         Problem::BoxFilter { width, height, .. } | Problem::Conv2d { width, height, .. } => vec![height, width],
         Problem::Fft { size, batch } => vec![batch, size],
     }

@@ -28,6 +28,10 @@ pub fn problem(problem: &Problem) -> Value {
             "workload": "conv2d", "width": width, "height": height, "radius": radius, "dtype": dtype.name()
         }),
         Problem::Fft { size, batch } => json!({"workload": "fft", "size": size, "batch": batch}),
+        Problem::Lms { channels, taps, n, block, mu, echo_taps, snr_db } => json!({
+            "workload": "lms", "channels": channels, "taps": taps, "n": n, "block": block, "mu": mu.0,
+            "echo_taps": echo_taps, "snr_db": snr_db
+        }),
     }
 }
 

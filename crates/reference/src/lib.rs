@@ -13,6 +13,10 @@
 //!   results are `floor(v + 0.5)` saturated to 0..=255.
 //! * **fft**: `X[k] = sum_n x[n] exp(-2 pi i k n / N)`, unnormalised, for `batch`
 //!   transforms of `size` points stored one after another.
+//! * **lms**: the normalised LMS filter of each channel, sample by sample (module `lms`):
+//!   every channel's error signal, then every channel's final weights. Its check is not
+//!   element by element throughout (rounding makes f32 and f64 trajectories drift apart):
+//!   see [`lms`] for what it compares instead and why that is sound.
 //!
 //! Every value is computed in f64 straight from the definition: products of f32 (or u8)
 //! operands are exact in f64, so the only rounding is f64 addition, ~1e-16 relative, far
@@ -53,6 +57,7 @@ mod check;
 mod conv1d;
 mod conv2d;
 mod fft;
+pub mod lms;
 mod tolerance;
 mod wrong_map;
 
@@ -94,6 +99,14 @@ pub fn oracle(input: &Input) -> Expected {
         Input::BoxFilter { image, window } => Expected::Real(evaluate_all(&BoxFilter::new(image, *window))),
         Input::Conv2d { image, kernel, radius } => Expected::Real(evaluate_all(&Conv2d::new(image, kernel, *radius))),
         Input::Fft { data, size, batch } => Expected::Complex(evaluate_all(&Fft::new(data, *size, *batch))),
+        Input::Lms { x, d, channels, taps, block, mu, .. } => {
+            let n = x.len() / channels;
+            let runs: Vec<_> = (0..*channels)
+                .map(|c| lms::nlms_f64(&x[c * n..(c + 1) * n], &d[c * n..(c + 1) * n], *taps, *block, mu.0))
+                .collect();
+            let e = runs.iter().flat_map(|(e, _)| e.iter().copied());
+            Expected::Real(e.chain(runs.iter().flat_map(|(_, w)| w.iter().copied())).collect())
+        }
     }
 }
 
@@ -117,7 +130,7 @@ pub fn verify_with_budget(input: &Input, output: &Output, budget_ops: u64) -> Ve
     let total = problem.output_elements();
     let tol = tolerance(input);
     let expected_type = match input {
-        Input::Conv1d { .. } => "f32",
+        Input::Conv1d { .. } | Input::Lms { .. } => "f32",
         Input::BoxFilter { image, .. } | Input::Conv2d { image, .. } => match image.pixels {
             Pixels::U8(_) => "u8",
             Pixels::F32(_) => "f32",
@@ -159,6 +172,9 @@ pub fn verify_with_budget(input: &Input, output: &Output, budget_ops: u64) -> Ve
         }
         (Input::Fft { data, size, batch }, Output::Complex(y)) => {
             run(Fft::new(data, *size, *batch), y.as_slice(), tol, budget_ops)
+        }
+        (Input::Lms { x, d, echo, channels, taps, block, mu, .. }, Output::F32(y)) => {
+            lms::verify(x, d, echo, *channels, *taps, *block, mu.0, y, budget_ops)
         }
         // The type check above leaves no other pairing.
         _ => Verification::structural(format!("output is {got_type}, expected {expected_type}"), total, tol),

@@ -100,6 +100,7 @@ pub fn tolerance(input: &Input) -> Tolerance {
                 Pixels::F32(_) => Tolerance { atol: 1e-5 * scale, rtol: 1e-5 },
             }
         }
+        Input::Lms { d, .. } => Tolerance { atol: 1e-4 * max_abs(d.iter().map(|&v| v as f64)), rtol: 0.0 },
         Input::Fft { data, size, .. } => {
             let size = (*size).max(1);
             let norm = data.chunks(size).map(l2_norm).fold(0.0, f64::max);

@@ -38,6 +38,7 @@ dspbench_conformance::conformance_tests! {
     fft_recursive: Fft "recursive";
     fft_flow_graph: Fft "flow-graph";
     fft_vendor: Fft "vendor";
+    lms_scalar: Lms "scalar";
 }
 
 #[test]

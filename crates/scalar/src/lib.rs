@@ -1,5 +1,5 @@
 //! The plain-Rust, single-threaded CPU backend of dspbench: the baseline every other backend
-//! is compared with, and the algorithms of the four source papers as written, with no SIMD and
+//! is compared with, and the algorithms of the source papers as written, with no SIMD and
 //! no threads.
 //!
 //! Every variant allocates its buffers at plan time, copies the input into its own buffers at
@@ -17,6 +17,7 @@ mod conv2d_direct;
 mod fft_flow_graph;
 mod fft_recursive;
 mod fft_vendor;
+mod lms;
 
 #[cfg(test)]
 mod conformance;
@@ -44,7 +45,7 @@ pub struct ScalarBackend;
 type Planner = fn(&Problem, AlgorithmId) -> Result<Box<dyn Algorithm>, Error>;
 
 /// Every variant, with its planner: the one list `variants` and `plan` both read.
-const VARIANTS: [(VariantInfo, Planner); 9] = [
+const VARIANTS: [(VariantInfo, Planner); 10] = [
     (conv1d_direct::VARIANT, conv1d_direct::plan),
     (conv1d_fft::VARIANT, conv1d_fft::plan),
     (box_direct::VARIANT, box_direct::plan),
@@ -54,6 +55,7 @@ const VARIANTS: [(VariantInfo, Planner); 9] = [
     (fft_recursive::VARIANT, fft_recursive::plan),
     (fft_flow_graph::VARIANT, fft_flow_graph::plan),
     (fft_vendor::VARIANT, fft_vendor::plan),
+    (lms::VARIANT, lms::plan),
 ];
 
 impl Backend for ScalarBackend {

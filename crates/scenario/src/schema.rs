@@ -121,8 +121,12 @@ impl<'de> Visitor<'de> for ScalarVisitor {
             Ok(ParamValue::Int(v as i64))
         } else if v.is_finite() && v.fract() == 0.0 {
             Err(E::custom(format!("integer {v} is too large")))
+        } else if v.is_finite() {
+            // A fraction (the LMS step `mu: 0.5`) travels as its text; a parameter that
+            // must be an integer refuses it by name.
+            Ok(ParamValue::Str(v.to_string()))
         } else {
-            Err(E::custom(format!("expected an integer or a name, got the fraction {v}")))
+            Err(E::custom(format!("expected an integer, a fraction or a name, got {v}")))
         }
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<ParamValue, E> {

@@ -24,8 +24,8 @@ fn counts(s: &Scenario) -> Vec<usize> {
 fn quick_covers_every_workload_at_the_documented_sizes() {
     let s = load_file("quick.yaml");
     let workloads: Vec<Workload> = s.experiments.iter().map(|e| e.workload).collect();
-    assert_eq!(workloads, [Workload::Conv1d, Workload::Fft, Workload::BoxFilter, Workload::Conv2d]);
-    assert_eq!(counts(&s), [6, 2, 6, 8]);
+    assert_eq!(workloads, [Workload::Conv1d, Workload::Fft, Workload::BoxFilter, Workload::Conv2d, Workload::Lms]);
+    assert_eq!(counts(&s), [6, 2, 6, 8, 4]);
     assert!(s.experiments.iter().all(|e| e.variants.is_none()), "quick runs every variant");
     assert!(s.sampling.time_budget_s <= 1.0, "quick keeps the whole run short");
 }
@@ -33,7 +33,7 @@ fn quick_covers_every_workload_at_the_documented_sizes() {
 #[test]
 fn smoke_covers_every_dtype() {
     let s = load_file("smoke.yaml");
-    assert_eq!(counts(&s), [4, 1, 2, 4, 4]);
+    assert_eq!(counts(&s), [4, 1, 2, 4, 4, 8]);
     for w in [Workload::BoxFilter, Workload::Conv2d] {
         let dtypes: Vec<String> = s
             .experiments

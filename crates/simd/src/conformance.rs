@@ -50,6 +50,7 @@ dspbench_conformance::conformance_tests! {
     conv2d_direct: Conv2d "direct";
     fft_stockham: Fft "stockham";
     fft_vendor: Fft "vendor";
+    lms_simd: Lms "simd";
 }
 
 #[test]

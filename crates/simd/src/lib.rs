@@ -28,6 +28,7 @@ mod conv1d_fft;
 mod conv2d_direct;
 mod fft_stockham;
 mod fft_vendor;
+mod lms;
 
 #[cfg(test)]
 mod conformance;
@@ -50,7 +51,7 @@ const TUNABLES: &[&str] = &["isa", "threads"];
 type Planner = fn(&Problem, AlgorithmId, Cpu) -> Result<Box<dyn Algorithm>, Error>;
 
 /// Every variant, with its planner: the one list `variants` and `plan` both read.
-const VARIANTS: [(VariantInfo, Planner); 7] = [
+const VARIANTS: [(VariantInfo, Planner); 8] = [
     (conv1d_direct::VARIANT, conv1d_direct::plan),
     (conv1d_fft::VARIANT, conv1d_fft::plan),
     (box_direct::VARIANT, box_direct::plan),
@@ -58,6 +59,7 @@ const VARIANTS: [(VariantInfo, Planner); 7] = [
     (conv2d_direct::VARIANT, conv2d_direct::plan),
     (fft_stockham::VARIANT, fft_stockham::plan),
     (fft_vendor::VARIANT, fft_vendor::plan),
+    (lms::VARIANT, lms::plan),
 ];
 
 /// The name of the one device: the CPU's architecture (the model name is recorded in machine.json).

@@ -1,4 +1,4 @@
-//! The four papers' own tables and figures, redrawn from whatever records exist, with the
+//! The papers' own tables and figures (and the adaptive filter of paper 004's file), redrawn from whatever records exist, with the
 //! papers' numbers beside ours and a plain statement of every series that was not run.
 //!
 //! Each paper compares a system's GPU with its own CPU code (paper 002: `recurseFFT`, paper 003:
@@ -9,6 +9,7 @@ mod p001_box_filter;
 mod p002_fft;
 mod p003_conv1d;
 mod p004_conv2d;
+mod p004_lms;
 pub(crate) mod tiling;
 
 use crate::baseline::pick_where;
@@ -23,11 +24,16 @@ pub(crate) struct Paper {
     pub scenario: &'static str,
 }
 
-pub(crate) const PAPERS: [Paper; 4] = [
+pub(crate) const PAPERS: [Paper; 5] = [
     Paper { number: "001", topic: "recursive box filter, CPU vs GPU", scenario: p001_box_filter::SCENARIO },
     Paper { number: "002", topic: "radix-2 FFT as a flow graph, CPU vs GPU", scenario: p002_fft::SCENARIO },
     Paper { number: "003", topic: "direct 1-D convolution, CPU vs GPU", scenario: p003_conv1d::SCENARIO },
     Paper { number: "004", topic: "execution configuration of a 2-D convolution", scenario: p004_conv2d::SCENARIO },
+    Paper {
+        number: "004",
+        topic: "adaptive FIR (NLMS) filters, CPU vs GPU by channel count",
+        scenario: p004_lms::SCENARIO,
+    },
 ];
 
 /// The sections of the papers whose scenario is in these results.
@@ -39,10 +45,11 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
             continue;
         }
         out.push(Block::Heading { level: 2, text: format!("Paper {}: {}", paper.number, paper.topic) });
-        out.extend(match paper.number {
-            "001" => p001_box_filter::blocks(model, &entries),
-            "002" => p002_fft::blocks(model, &entries),
-            "003" => p003_conv1d::blocks(model, &entries),
+        out.extend(match paper.scenario {
+            p001_box_filter::SCENARIO => p001_box_filter::blocks(model, &entries),
+            p002_fft::SCENARIO => p002_fft::blocks(model, &entries),
+            p003_conv1d::SCENARIO => p003_conv1d::blocks(model, &entries),
+            p004_lms::SCENARIO => p004_lms::blocks(model, &entries),
             _ => p004_conv2d::blocks(model, &entries),
         });
     }

@@ -10,7 +10,7 @@ const fn variant(workload: Workload, name: &'static str, tunables: &'static [&'s
     VariantInfo { workload, name, summary: "test variant", tunables, domain: dspbench_core::Domain::Any }
 }
 
-pub const SCALAR: [VariantInfo; 8] = [
+pub const SCALAR: [VariantInfo; 9] = [
     variant(Workload::Conv1d, "direct", &[]),
     variant(Workload::Conv1d, "fft", &[]),
     variant(Workload::BoxFilter, "direct", &[]),
@@ -19,6 +19,7 @@ pub const SCALAR: [VariantInfo; 8] = [
     variant(Workload::Fft, "recursive", &[]),
     variant(Workload::Fft, "flow-graph", &[]),
     variant(Workload::Fft, "vendor", &[]),
+    variant(Workload::Lms, "scalar", &[]),
 ];
 
 pub const FAKEGPU: [VariantInfo; 2] =
