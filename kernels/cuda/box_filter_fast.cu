@@ -36,7 +36,8 @@
 //    Measured on an H100 (copy bandwidth 2.90 TB/s), 7680 x 4320, m = 5 / 17 / 31 / 63:
 //    f32 0.129 / 0.138 / 0.148 / 0.164 ms (71 / 66 / 62 / 56% of copy bandwidth), u8 0.060 /
 //    0.064 / 0.068 / 0.081 ms (38 / 36 / 34 / 28%); u8 is bound by instructions and latency
-//    (byte loads, one column per thread), not by bytes.
+//    (byte loads, one column per thread), not by bytes. u8 images of widths a multiple of 4 (all
+//    the large ones) take box_filter_fast_fused_u8x4 instead, at the end of this file.
 //
 // 2. Larger windows: two passes of one kernel shape, "slide the window down the columns of a
 //    rows x cols matrix and write the result transposed". Applied to the image it gives the
@@ -54,9 +55,11 @@
 // columns has 1 K) and keep f32 rounding errors from accumulating over long walks.
 //
 // Entries: box_filter_fast_fused(in, width, height, window, out)      window <= 2 FUSED_MAX_RADIUS + 1
+//          box_filter_fast_fused_u8x4(in, width, height, window, out) the same, u8, width % 4 == 0
 //          box_filter_fast_columns(in, width, height, window, colsum_t)
 //          box_filter_fast_rows(colsum_t, width, height, window, out)
-// Launch:  Fused: blocks of FUSED_THREADS x 1, grid ceil(width / OUT_COLS) x ceil(height / strip rows).
+// Launch:  Fused: blocks of FUSED_THREADS x 1, grid ceil(width / OUT_COLS) x ceil(height / strip rows);
+//          u8x4: blocks of U8_THREADS x 1, grid ceil(width / U8_OUT_COLS) x ceil(height / strip rows).
 //          Two passes: blocks of 32 x 8 threads, grid ceil(cols / 32) x ceil(rows / (SEG * 8))
 //          for the matrix each pass walks (height x width, then width x height).
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32).
@@ -444,3 +447,291 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 4)
         __syncthreads();
     }
 }
+
+#ifdef DTYPE_U8
+// ---------------------------------------------------------------------------------------------
+// u8, widths a multiple of 4: box_filter_fast_fused_u8x4, the fused kernel's plan with four
+// pixels a thread in the column walk and packed 16-bit column sums.
+//
+// The byte-per-thread fused kernel above spends about 5 to 8 load/store instructions per pixel
+// (two byte loads and a shared store per column step, two shared loads per row step, the run
+// starts), and on an H100 that held u8 at 28-38% of the copy bandwidth: it is bound by its
+// memory instructions and latency, not by bytes. Here:
+//  - A column walker owns one 32-bit word (4 columns) of the image: per row two word loads
+//    (the row entering the window and the one leaving it), each split by one byte permute
+//    into two pairs of 16-bit lanes (pixels 0,1 and 2,3), and one add-subtract per pair: a
+//    column sum of a u8 window up to 63 rows is at most 63 * 255 < 2^16, so pairs add in one
+//    32-bit add with no carry between lanes. Walkers outside the image replicate the edge
+//    pixel by the same permute (a different selector), so edge columns cost nothing more.
+//  - Column sums live in shared memory as 16 bits (cs16[BATCH_ROWS][U8_PITCH words]); a row
+//    thread reads them a pair per 32-bit load. A run's two streams (leaving and entering
+//    column, 2r + 1 apart) have opposite parity: the odd one is realigned by a funnel shift.
+//    Per pair of outputs: one packed difference (a - s + 0x8000 per lane), two extracts and
+//    adds; the first window of a run sums four packed words before unpacking them.
+//  - Means as the fused kernel (multiply-high, exact); four bytes packed into a word, stored
+//    as 16-byte vectors when the row allows.
+//  - All 256 threads walk columns: the strip is split into U8_GROUPS = 4 sub-strips walked at
+//    once by 4 groups of 64 walkers, each group filling 8 rows of every 32-row batch (the row
+//    phase does not care that a batch's rows are not contiguous). A batch's column phase is then
+//    8 serial steps, not 32, with 4 times the loads in flight: the kernel is bound by the loads it
+//    keeps in flight, and one group of walkers over the whole strip measured 0.058 / 0.060 /
+//    0.064 / 0.071 ms (m = 5 / 17 / 31 / 63, 256 output columns a block), 2 groups 0.052 /
+//    0.058 / 0.063 / 0.074, 4 groups 0.047 / 0.054 / 0.059 / 0.065.
+// Block: U8_THREADS = 256 threads; output U8_OUT_COLS = 192 columns (6 warps x RUN) x a strip of
+// rows (the grid's height, 128 rows: 64 and 256 measured slower); cs16 column c holds image
+// column x0 - 32 + c (c < U8_OUT_COLS + 64).
+// Measured on an H100 (copy bandwidth 2.91 TB/s), 7680 x 4320, m = 5 / 17 / 31 / 63: 0.0465 /
+// 0.0536 / 0.0588 / 0.0652 ms (49 / 43 / 39 / 35% of copy bandwidth; the byte kernel: 0.060 /
+// 0.064 / 0.068 / 0.081). 64 registers (the launch bound's cap, no spills), 4 blocks an SM.
+// Tried and slower: prefetching a walker's next 8 rows with cp.async into shared memory during
+// the row phase (0.050 / 0.055 / 0.060 / 0.068), 6 blocks an SM (spills), 3 (0.051 .. 0.074),
+// 5 (48 registers: 0.051 / 0.055 / 0.059 / 0.067).
+#define U8_THREADS 256
+#define U8_OUT_COLS 192
+#define U8_HALO 32
+// Walker groups: U8_GROUPS x U8_WALKERS = U8_THREADS, U8_WALKERS >= (U8_OUT_COLS + 2 * 31) / 4 + 1
+// words, U8_GROUPS x U8_GROUP_ROWS = BATCH_ROWS.
+#define U8_GROUPS 4
+#define U8_WALKERS 64
+#define U8_GROUP_ROWS 8
+// Words (pairs of 16-bit sums) a row of cs16; odd, so 32 lanes on 32 rows hit 32 banks.
+#define U8_PITCH 161
+#define U8_UNROLL 8
+
+// Byte permutes splitting a word into 16-bit lanes: pixels 0,1 and 2,3 (or the edge pixel in
+// both lanes of both pairs).
+struct Split {
+    unsigned int lo_sel;
+    unsigned int hi_sel;
+    __device__ __forceinline__ unsigned int lo(unsigned int w) const { return __byte_perm(w, 0u, lo_sel); }
+    __device__ __forceinline__ unsigned int hi(unsigned int w) const { return __byte_perm(w, 0u, hi_sel); }
+};
+
+// Slides the packed column sums (lo: pixels 0,1; hi: 2,3) of one image word down rows
+// y .. y + rows - 1, writing each row's sums to cs16 words cs[i * U8_PITCH], cs[i * U8_PITCH + 1].
+template <bool CLAMP>
+__device__ __forceinline__ void fill_words(const unsigned int* col, int words, int height, int y, int rows, int r,
+                                           const Split& split, unsigned int& lo, unsigned int& hi, unsigned int* cs)
+{
+    if (CLAMP) {
+#pragma unroll U8_UNROLL
+        for (int i = 0; i < rows; ++i) {
+            cs[i * U8_PITCH] = lo;
+            cs[i * U8_PITCH + 1] = hi;
+            const unsigned int a = __ldg(col + (long long)clamp_index((long long)y + i + r + 1, height) * words);
+            const unsigned int s = __ldg(col + (long long)clamp_index((long long)y + i - r, height) * words);
+            lo = lo + split.lo(a) - split.lo(s);
+            hi = hi + split.hi(a) - split.hi(s);
+        }
+    } else {
+        const unsigned int* add = col + (long long)(y + r + 1) * words;
+        const unsigned int* sub = col + (long long)(y - r) * words;
+#pragma unroll U8_UNROLL
+        for (int i = 0; i < rows; ++i) {
+            cs[i * U8_PITCH] = lo;
+            cs[i * U8_PITCH + 1] = hi;
+            const unsigned int a = __ldg(add);
+            const unsigned int s = __ldg(sub);
+            lo = lo + split.lo(a) - split.lo(s);
+            hi = hi + split.hi(a) - split.hi(s);
+            add += words;
+            sub += words;
+        }
+    }
+}
+
+// The packed column sums of one image word at row y (rows past an edge counted, not visited).
+__device__ __forceinline__ void word_start(const unsigned int* col, int words, int height, int y, int r,
+                                           const Split& split, unsigned int& lo, unsigned int& hi)
+{
+    int first = y - r;
+    int last = y + r;
+    lo = 0;
+    hi = 0;
+    if (first < 0) {
+        const unsigned int e = __ldg(col);
+        lo += (unsigned int)(-first) * split.lo(e);
+        hi += (unsigned int)(-first) * split.hi(e);
+        first = 0;
+    }
+    if (last > height - 1) {
+        const unsigned int e = __ldg(col + (long long)(height - 1) * words);
+        lo += (unsigned int)(last - (height - 1)) * split.lo(e);
+        hi += (unsigned int)(last - (height - 1)) * split.hi(e);
+        last = height - 1;
+    }
+    const unsigned int* p = col + (long long)first * words;
+    for (int i = first; i <= last; i += U8_UNROLL) {
+#pragma unroll
+        for (int k = 0; k < U8_UNROLL; ++k) {
+            if (i + k <= last) {
+                const unsigned int w = __ldg(p + (long long)k * words);
+                lo += split.lo(w);
+                hi += split.hi(w);
+            }
+        }
+        p += (long long)U8_UNROLL * words;
+    }
+}
+
+// Sum of the two 16-bit lanes of a word.
+__device__ __forceinline__ unsigned int lanes(unsigned int w) { return (w & 0xFFFFu) + (w >> 16); }
+
+// One row thread's run: 32 outputs of one row from its row of cs16 (`rw`, words), the run's
+// first output at cs16 column c0 (even). SUB_ODD: r odd, so the leaving stream (c0 - r ..)
+// starts at an odd column and the entering one (c0 + r + 1 ..) at an even one; else the other
+// way round.
+template <bool SUB_ODD>
+__device__ __forceinline__ void u8_run(const unsigned int* rw, int c0, int r, unsigned int bias, unsigned int magic,
+                                       unsigned int (&packed)[8])
+{
+    // The first window, cs16 columns c0 - r .. c0 + r: one lone column, then r whole words
+    // starting at word f, summed four packed words at a time (4 * 63 * 255 < 2^16).
+    const int s0 = c0 - r;
+    unsigned int t = bias;
+    int f;
+    if (SUB_ODD) {
+        t += rw[(s0 - 1) / 2] >> 16;  // column s0, the high lane of its word
+        f = (s0 + 1) / 2;
+    } else {
+        t += rw[s0 / 2 + r] & 0xFFFFu;  // column s0 + 2r, the low lane of its word
+        f = s0 / 2;
+    }
+    for (int q = 0; q < r; q += 4) {
+        unsigned int p = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            if (q + k < r) {
+                p += rw[f + q + k];
+            }
+        }
+        t += lanes(p);
+    }
+    // The streams as pairs of consecutive columns: sub[j] = columns s0 + 2j, s0 + 2j + 1, and
+    // add[j] = columns c0 + r + 1 + 2j, + 1.
+    const int a0 = c0 + r + 1;
+    const unsigned int* sw = rw + (SUB_ODD ? (s0 - 1) / 2 : s0 / 2);
+    const unsigned int* aw = rw + (SUB_ODD ? a0 / 2 : (a0 - 1) / 2);
+    unsigned int prev_s = sw[0];
+    unsigned int prev_a = aw[0];
+#pragma unroll
+    for (int h = 0; h < 8; ++h) {
+        unsigned int word = 0;
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const int j = h * 2 + k;  // the pair: outputs 2j, 2j + 1
+            unsigned int sp;
+            unsigned int ap;
+            const unsigned int next_s = sw[j + 1];
+            const unsigned int next_a = aw[j + 1];
+            if (SUB_ODD) {
+                sp = __funnelshift_r(prev_s, next_s, 16);
+                ap = prev_a;
+            } else {
+                sp = prev_s;
+                ap = __funnelshift_r(prev_a, next_a, 16);
+            }
+            prev_s = next_s;
+            prev_a = next_a;
+            // Per lane a - s + 0x8000, in 0 .. 0xFFFF: no borrow crosses lanes.
+            const unsigned int d = ap - sp + 0x80008000u;
+            const unsigned int m0 = __umulhi(t, magic);
+            t = t + (d & 0xFFFFu) - 0x8000u;
+            const unsigned int m1 = __umulhi(t, magic);
+            t = t + (d >> 16) - 0x8000u;
+            word |= (m0 | (m1 << 8)) << (16 * k);
+        }
+        packed[h] = word;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
+    box_filter_fast_fused_u8x4(const pixel_t* in, int width, int height, int window, pixel_t* out)
+{
+    __shared__ unsigned int cs[BATCH_ROWS * U8_PITCH];
+    const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS and width % 4 == 0
+    const int words = width / 4;
+    const int x0 = blockIdx.x * U8_OUT_COLS;
+    const int strips = (int)gridDim.y;
+    const int strip = ((height + strips - 1) / strips + BATCH_ROWS - 1) / BATCH_ROWS * BATCH_ROWS;
+    const int y0 = blockIdx.y * strip;
+    if (y0 >= height) {
+        return;
+    }
+    const int y_end = min(y0 + strip, height);
+    const int t = threadIdx.x;
+    // The strip is walked as U8_GROUPS sub-strips at once, one per group of U8_WALKERS column
+    // walkers, each filling U8_GROUP_ROWS rows of every batch: all the block's threads walk,
+    // and each batch costs U8_GROUP_ROWS serial steps instead of BATCH_ROWS (the kernel is
+    // bound by the loads it keeps in flight).
+    const int sub = strip / U8_GROUPS;
+    const int g = t / U8_WALKERS;
+
+    // Column walkers: cs16 words 2w, 2w + 1 hold image word x0 / 4 - U8_HALO / 4 + w; only the
+    // words holding columns x0 - r .. x0 + U8_OUT_COLS - 1 + r are walked.
+    const int w_lo = (U8_HALO - r) / 4;
+    const int w_hi = (U8_HALO + U8_OUT_COLS - 1 + r) / 4;
+    const int w = w_lo + t % U8_WALKERS;
+    const int gy0 = y0 + g * sub;  // the walker's sub-strip
+    const bool walker = w <= w_hi && gy0 < y_end;
+    const int gw = x0 / 4 - U8_HALO / 4 + w;
+    Split split;
+    split.lo_sel = gw < 0 ? 0x4040u : (gw >= words ? 0x4343u : 0x4140u);
+    split.hi_sel = gw < 0 ? 0x4040u : (gw >= words ? 0x4343u : 0x4342u);
+    const unsigned int* col = reinterpret_cast<const unsigned int*>(in) + min(max(gw, 0), words - 1);
+    unsigned int lo = 0;
+    unsigned int hi = 0;
+    if (walker) {
+        word_start(col, words, height, gy0, r, split, lo, hi);
+    }
+
+    // Row threads: lane = row of the batch (sub-strip lane / U8_GROUP_ROWS), warp = which run.
+    const int row = t % 32;
+    const int run = t / 32;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);  // a multiple of 4 (or <= 0)
+    const bool vector = width % 16 == 0 && valid == RUN;
+    const unsigned int area = (unsigned int)window * (unsigned int)window;
+    // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
+    const unsigned int magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
+    const unsigned int bias = area == 1 ? 1u : area / 2;
+    const int c0 = U8_HALO + run * RUN;
+    const int row_y0 = y0 + (row / U8_GROUP_ROWS) * sub + row % U8_GROUP_ROWS;
+
+    for (int i = 0; i < sub; i += U8_GROUP_ROWS) {
+        const int y = gy0 + i;
+        const int rows = min(U8_GROUP_ROWS, y_end - y);
+        if (walker && rows > 0) {
+            unsigned int* dst = cs + g * U8_GROUP_ROWS * U8_PITCH + 2 * w;
+            if (y - r >= 0 && y + rows + r < height) {
+                fill_words<false>(col, words, height, y, rows, r, split, lo, hi, dst);
+            } else {
+                fill_words<true>(col, words, height, y, rows, r, split, lo, hi, dst);
+            }
+        }
+        __syncthreads();
+        const int yy = row_y0 + i;
+        if (run < U8_OUT_COLS / RUN && yy < y_end && valid > 0) {
+            unsigned int packed[8];
+            if (r & 1) {
+                u8_run<true>(cs + row * U8_PITCH, c0, r, bias, magic, packed);
+            } else {
+                u8_run<false>(cs + row * U8_PITCH, c0, r, bias, magic, packed);
+            }
+            unsigned int* o = reinterpret_cast<unsigned int*>(out + (long long)yy * width + x);
+            if (vector) {
+                reinterpret_cast<uint4*>(o)[0] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+                reinterpret_cast<uint4*>(o)[1] = make_uint4(packed[4], packed[5], packed[6], packed[7]);
+            } else {
+#pragma unroll
+                for (int h = 0; h < 8; ++h) {
+                    if (4 * h < valid) {
+                        o[h] = packed[h];
+                    }
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
+#endif

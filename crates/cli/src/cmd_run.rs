@@ -8,7 +8,7 @@ use dspbench_results::{
 };
 use dspbench_runner::{
     check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, planned_cells, required_backends,
-    run_scenario, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
+    run_scenario, DeviceFilter, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
 };
 use dspbench_scenario::{Sampling, Scenario};
 use std::path::{Path, PathBuf};
@@ -31,7 +31,9 @@ pub struct RunArgs {
     #[arg(long)]
     machine: Option<String>,
     /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`);
-    /// `all` (the default) measures every device, each card in its own column.
+    /// `BACKEND=TEXT` applies to that backend only (`opencl=NVIDIA`: the CPU backends, CUDA and
+    /// OpenCL's NVIDIA platform, without PoCL), comma-separated entries combine; `all` (the default)
+    /// measures every device, each card in its own column.
     #[arg(long)]
     device: Option<String>,
     /// A first look: sample each cell to ±3% or a quarter of a second, whatever the scenario says.
@@ -86,12 +88,26 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if let Some(names) = &backends {
         check_backend_names(names, &registry)?;
     }
+    let device = match args.device.as_deref() {
+        Some(spec) => DeviceFilter::parse(spec, &registry.names()).map_err(CliError::Input)?,
+        None => DeviceFilter::default(),
+    };
     let catalog = registry.catalog(memory_bytes());
     let scenarios = args.files.iter().map(|path| load(path, &catalog)).collect::<Result<Vec<_>, _>>()?;
 
     let probed = registry.probe();
     let availability: Vec<(&str, &Availability)> = probed.iter().map(|(b, a)| (b.name(), a)).collect();
     check_required(&required_backends(), &availability)?;
+    for (backend, availability) in &probed {
+        if let Availability::Ready { devices } = availability {
+            if !devices.iter().any(|d| device.wants(backend.name(), d)) {
+                eprintln!(
+                    "warning: --device {device} keeps none of backend {}'s devices: its cells are not run",
+                    backend.name()
+                );
+            }
+        }
+    }
     let statuses: Vec<BackendStatus> = probed.iter().map(|(b, a)| backend_status(b.name(), a)).collect();
     for s in &statuses {
         match &s.reason {
@@ -126,12 +142,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let planned: Vec<_> = scenarios
         .iter()
         .flat_map(|scenario| {
-            let options = RunOptions {
-                backends: backends.clone(),
-                device: args.device.clone(),
-                sampling: None,
-                shard: args.shard,
-            };
+            let options =
+                RunOptions { backends: backends.clone(), device: device.clone(), sampling: None, shard: args.shard };
             planned_cells(scenario, &probed, &options)
         })
         .collect();
@@ -156,7 +168,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         );
         let options = RunOptions {
             backends: backends.clone(),
-            device: args.device.clone(),
+            device: device.clone(),
             sampling: Some(sampling),
             shard: args.shard,
         };

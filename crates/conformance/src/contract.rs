@@ -134,3 +134,27 @@ macro_rules! conformance_tests {
         }
     };
 }
+
+/// lms on a GPU backend past the edge matrix: chunks inside a block (block > 512), taps shared by
+/// many threads, 1024 threads, the longest filter; `per-channel` and `block` both verified
+/// against the f64 reference. A GPU kernel's staging and trees change shape at exactly these sizes.
+pub fn assert_lms_past_the_edge_matrix(backend: &dyn Backend) {
+    // (taps, n, block, threads)
+    let cases: [(usize, usize, usize, Option<usize>); 5] = [
+        (2, 1500, 700, Some(256)),
+        (64, 1500, 600, None),
+        (300, 1200, 64, Some(1024)),
+        (33, 2000, 2000, None),
+        (4096, 700, 7, None),
+    ];
+    for variant in ["per-channel", "block"] {
+        let info = backend.variant(Workload::Lms, variant).expect("a GPU backend has lms `per-channel` and `block`");
+        for (taps, n, block, threads) in cases {
+            let echo_taps = (taps + 3).min(dspbench_core::LMS_MAX_TAPS);
+            let problem = Problem::Lms { channels: 2, taps, n, block, mu: Real(0.5), echo_taps, snr_db: 40 };
+            let tunables = threads.map_or_else(Params::new, |t| Params::new().with("threads", t));
+            let outcome = crate::check_case_with(backend, 0, &info, &problem, &tunables);
+            assert_eq!(outcome.verdict, crate::Verdict::Passed, "{variant} {problem} [{tunables}]");
+        }
+    }
+}

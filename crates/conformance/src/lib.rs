@@ -9,8 +9,8 @@ mod contract;
 mod matrix;
 
 pub use contract::{
-    assert_batches_compute_what_runs_compute, assert_life_cycle, assert_refuses_unknown_tunables, device_ready,
-    small_problems,
+    assert_batches_compute_what_runs_compute, assert_life_cycle, assert_lms_past_the_edge_matrix,
+    assert_refuses_unknown_tunables, device_ready, small_problems,
 };
 pub use matrix::edge_problems;
 

@@ -1,5 +1,6 @@
 //! box-filter `fast`: our own running sums at the bandwidth limit (kernels/cuda/box_filter_fast.cu):
-//! one fused kernel for windows up to 63, two passes of a slide-and-transpose kernel beyond.
+//! one fused kernel for windows up to 63 (for u8 images of widths a multiple of 4, its 4-pixel
+//! word form), two passes of a slide-and-transpose kernel beyond.
 
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
@@ -31,6 +32,10 @@ pub(crate) const FUSED_MAX_WINDOW: usize = 63;
 /// file's macros of the same names).
 const FUSED_BLOCK: (u32, u32) = (256, 1);
 const OUT_COLS: usize = 192;
+/// u8 images whose width is a multiple of 4 take box_filter_fast_fused_u8x4 (a word of 4 pixels
+/// per column walker, packed 16-bit column sums): blocks of FUSED_BLOCK, U8X4_OUT_COLS output
+/// columns each (the kernel file's U8_OUT_COLS).
+const U8X4_OUT_COLS: usize = 192;
 const BLOCK: (u32, u32) = (32, 8);
 const COLS: usize = 32;
 const ROWS: usize = 128;
@@ -39,7 +44,8 @@ const ROWS: usize = 128;
 /// an H100 at 7680 x 4320, m = 5..63, strips of 32, 64 and 128 rows: f32, whose outputs are
 /// staged through shared memory, ran fastest with 32 (more, shorter-lived blocks: 0.129-0.164 ms
 /// against 0.129-0.184 with 128); u8, whose window starts cost more against its cheaper
-/// pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64).
+/// pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64); so did u8x4 (0.047-0.065 ms
+/// against 0.049-0.072 with 64 and 0.054-0.071 with 256).
 fn fused_strip_rows(dtype: DType) -> usize {
     match dtype {
         DType::U8 => 128,
@@ -61,8 +67,13 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     let (launches, colsum_t) = if window as usize <= FUSED_MAX_WINDOW {
         let strip = fused_strip_rows(dtype);
-        let grid = grid_2d(width.div_ceil(OUT_COLS), height.div_ceil(strip), "the fused box filter")?;
-        (vec![Launch::new(&module, "box_filter_fast_fused", grid, FUSED_BLOCK)?], None)
+        let (entry, cols) = if dtype == DType::U8 && width % 4 == 0 {
+            ("box_filter_fast_fused_u8x4", U8X4_OUT_COLS)
+        } else {
+            ("box_filter_fast_fused", OUT_COLS)
+        };
+        let grid = grid_2d(width.div_ceil(cols), height.div_ceil(strip), "the fused box filter")?;
+        (vec![Launch::new(&module, entry, grid, FUSED_BLOCK)?], None)
     } else {
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;

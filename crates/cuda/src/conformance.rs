@@ -44,6 +44,8 @@ dspbench_conformance::conformance_tests! {
     fft_flow_graph_shared: Fft "flow-graph-shared";
     fft_stockham: Fft "stockham";
     fft_vendor: Fft "vendor";
+    lms_per_channel: Lms "per-channel";
+    lms_block: Lms "block";
 }
 
 #[test]

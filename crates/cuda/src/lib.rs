@@ -38,6 +38,7 @@ mod fft_flow_graph;
 mod fft_stockham;
 mod fft_vendor;
 mod flow_graph;
+mod lms;
 
 #[cfg(test)]
 mod conformance;
@@ -67,7 +68,7 @@ struct Variant {
 }
 
 /// Every variant: the one list `variants` and `plan` both read.
-const VARIANTS: [Variant; 15] = [
+const VARIANTS: [Variant; 17] = [
     Variant { info: conv1d_direct::NAIVE, plan: conv1d_direct::plan_naive, kernels: &[conv1d_direct::NAIVE_FILE] },
     Variant {
         info: conv1d_direct::CONST_FILTER,
@@ -111,6 +112,8 @@ const VARIANTS: [Variant; 15] = [
     },
     Variant { info: fft_stockham::VARIANT, plan: fft_stockham::plan, kernels: &[fft_stockham::FILE] },
     Variant { info: fft_vendor::VARIANT, plan: fft_vendor::plan, kernels: &[] },
+    Variant { info: lms::PER_CHANNEL, plan: lms::plan_per_channel, kernels: &[lms::PER_CHANNEL_FILE] },
+    Variant { info: lms::BLOCK, plan: lms::plan_block, kernels: &[lms::BLOCK_FILE] },
 ];
 
 impl CudaBackend {

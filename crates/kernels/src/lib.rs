@@ -8,6 +8,7 @@ mod cache;
 mod conv2d_staging;
 mod custom;
 mod defines;
+pub mod lms;
 pub mod paper004;
 mod source;
 

@@ -24,6 +24,7 @@ mod conv1d;
 mod conv1d_fft;
 mod conv2d;
 mod fft;
+mod lms;
 mod stockham;
 
 #[cfg(test)]
@@ -68,6 +69,8 @@ const VARIANTS: &[(VariantInfo, Planner)] = &[
     (fft::FLOW_GRAPH, fft::plan_flow_graph),
     (fft::FLOW_GRAPH_SHARED, fft::plan_flow_graph_shared),
     (fft::STOCKHAM, fft::plan_stockham),
+    (lms::PER_CHANNEL, lms::plan_per_channel),
+    (lms::BLOCK, lms::plan_block),
 ];
 
 impl Backend for OpenClBackend {

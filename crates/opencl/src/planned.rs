@@ -30,6 +30,10 @@ pub(crate) enum Role {
     Taps,
     /// FFT samples.
     Samples,
+    /// lms x, every channel's.
+    LmsX,
+    /// lms d, every channel's.
+    LmsD,
 }
 
 /// The element type of the output buffer.
@@ -343,6 +347,8 @@ fn input_bytes(role: Role, input: &Input) -> Option<&[u8]> {
         },
         (Role::Taps, Input::Conv2d { kernel, .. }) => bytes_of(kernel),
         (Role::Samples, Input::Fft { data, .. }) => bytes_of(data),
+        (Role::LmsX, Input::Lms { x, .. }) => bytes_of(x),
+        (Role::LmsD, Input::Lms { d, .. }) => bytes_of(d),
         _ => return None,
     })
 }
@@ -354,6 +360,8 @@ fn role_name(role: Role) -> &'static str {
         Role::Pixels => "image",
         Role::Taps => "kernel taps",
         Role::Samples => "samples",
+        Role::LmsX => "x",
+        Role::LmsD => "d",
     }
 }
 

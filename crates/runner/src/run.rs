@@ -2,6 +2,7 @@ use crate::measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 use crate::noise::CpuTimes;
 use crate::now_rfc3339;
 use crate::rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
+use crate::DeviceFilter;
 use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, Params, PlanRequest, Problem};
 use dspbench_kernels::{with_custom_kernel, CustomKernel};
 use dspbench_reference::Verification;
@@ -18,8 +19,8 @@ use std::time::Instant;
 pub struct RunOptions {
     /// Restricts every experiment to these backends (`--backends`).
     pub backends: Option<Vec<String>>,
-    /// Restricts every backend to devices whose index equals this or whose name contains it (`--device`).
-    pub device: Option<String>,
+    /// Which devices of which backends are measured (`--device`).
+    pub device: DeviceFilter,
     /// Sampling settings that replace the scenario's (`--quick`, `--precise`).
     pub sampling: Option<dspbench_scenario::Sampling>,
     /// Only this share of the scenario's problems (`--shard K/N`).
@@ -68,16 +69,6 @@ impl Shard {
     /// Whether this shard runs the scenario's problem number `ordinal` (0-based, file order).
     pub fn owns(&self, ordinal: usize) -> bool {
         ordinal % self.count == self.index
-    }
-}
-
-impl RunOptions {
-    /// `--device all` (or none) keeps every device: they are measured in the same rounds, one at a
-    /// time, so no two cards' kernels, copies or host work ever overlap.
-    fn wants_device(&self, device: &dspbench_core::DeviceInfo) -> bool {
-        self.device
-            .as_deref()
-            .is_none_or(|spec| spec == "all" || spec == device.index.to_string() || device.name.contains(spec))
     }
 }
 
@@ -486,7 +477,9 @@ fn lanes<'a>(
         match availability {
             Availability::Unavailable { reason } => unavailable.push((backend.name().to_string(), reason.clone())),
             Availability::Ready { devices } => {
-                for device in devices.iter().filter(|d| options.wants_device(d)) {
+                // Every device kept is measured in the same rounds, one at a time, so no two cards'
+                // kernels, copies or host work ever overlap.
+                for device in devices.iter().filter(|d| options.device.wants(backend.name(), d)) {
                     // A backend whose variants split over its devices (peers: CPU and GPU) names each one's.
                     for &(variant, custom) in variants.iter().filter(|(v, _)| backend.runs_on(v, device.index)) {
                         lanes.push(Lane {

@@ -6,7 +6,7 @@ use dspbench_core::{
     RunTime, Transfer, VariantInfo, Workload,
 };
 use dspbench_results::{read_records, ResultsDir, Status};
-use dspbench_runner::{run_scenario, RunOptions, SilentObserver};
+use dspbench_runner::{run_scenario, DeviceFilter, RunOptions, SilentObserver};
 use dspbench_scenario::{parse, Catalog, CatalogBackend};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -156,11 +156,14 @@ fn backends_and_devices_can_be_restricted_from_the_command_line() {
         "name: t\nseed: 3\nexperiments:\n  - workload: conv1d\n    variants: [good]\n    params: { n: 10, m: 2 }\n";
     let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
     let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+    let device = |spec: &str| DeviceFilter::parse(spec, &["fake", "other"]).unwrap();
     for (options, expected) in [
         (RunOptions { backends: Some(vec!["other".into()]), ..RunOptions::default() }, 0),
-        (RunOptions { device: Some("nonesuch".into()), ..RunOptions::default() }, 0),
-        (RunOptions { device: Some("fake".into()), ..RunOptions::default() }, 1),
-        (RunOptions { device: Some("0".into()), ..RunOptions::default() }, 1),
+        (RunOptions { device: device("nonesuch"), ..RunOptions::default() }, 0),
+        (RunOptions { device: device("fake"), ..RunOptions::default() }, 1),
+        (RunOptions { device: device("0"), ..RunOptions::default() }, 1),
+        (RunOptions { device: device("other=nonesuch"), ..RunOptions::default() }, 1),
+        (RunOptions { device: device("fake=nonesuch,0"), ..RunOptions::default() }, 0),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let mut out = ResultsDir::create(dir.path()).unwrap();
