@@ -180,7 +180,8 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
     table.notes.push(speedup::LEGEND.into());
     if measured.iter().any(|&i| best_peer(model, measured, i).is_some()) {
         table.notes.push(
-            "`vs peer`: the fastest verified peer library's time at that problem on the same device over this cell's, \
+            "`vs peer`: the fastest verified peer library's time at that problem on the same device (at the same \
+             thread count where a peer ran with it) over this cell's, \
              with its 95% interval (paired by round where both were sampled in the same rounds): above 1×, dspbench \
              is faster."
                 .into(),
@@ -191,21 +192,27 @@ fn table(model: &Model, group: &Group, baseline: &Baseline, measured: &[usize], 
 }
 
 /// For a cell of dspbench's own, the fastest verified peer-library cell at its problem on its
-/// device (a CPU cell against the CPU libraries, a GPU cell against the GPU ones).
+/// device (a CPU cell against the CPU libraries, a GPU cell against the GPU ones), with the same
+/// thread count where a peer ran with it: a one-thread cell is held against one-thread FFTW, not
+/// against FFTW on every core measured in another experiment of the same problem.
 fn best_peer(model: &Model, measured: &[usize], i: usize) -> Option<usize> {
     let e = model.entry(i);
     if model.lane_of(i).kind == LaneKind::Peer || !e.is_good() {
         return None;
     }
-    measured
+    let peers: Vec<usize> = measured
         .iter()
         .copied()
         .filter(|&p| model.lane_of(p).kind == LaneKind::Peer && model.entry(p).is_good())
         .filter(|&p| model.entry(p).problem == e.problem && model.entry(p).record.device == e.record.device)
-        .min_by(|&a, &b| {
-            let time = |i: usize| model.entry(i).median().unwrap_or(f64::INFINITY);
-            time(a).total_cmp(&time(b))
-        })
+        .collect();
+    let threads = |i: usize| model.entry(i).record.params.get("threads").cloned();
+    let same_threads: Vec<usize> = peers.iter().copied().filter(|&p| threads(p) == threads(i)).collect();
+    let candidates = if same_threads.is_empty() { peers } else { same_threads };
+    candidates.into_iter().min_by(|&a, &b| {
+        let time = |i: usize| model.entry(i).median().unwrap_or(f64::INFINITY);
+        time(a).total_cmp(&time(b))
+    })
 }
 
 /// The record's time, then `· baseline` or `· 3.20×` when it is verified and has a baseline, and
@@ -228,4 +235,48 @@ fn cell_with_speedup(model: &Model, i: usize, base: Option<usize>, peer: Option<
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Run;
+    use dspbench_results::{Machine, Record, Summary};
+
+    fn record(template: &Record, backend: &str, variant: &str, threads: Option<usize>, ms: f64) -> Record {
+        let mut r = template.clone();
+        r.backend = backend.into();
+        r.variant = variant.into();
+        r.params = Params::new().with("n", 1000usize).with("m", 8usize);
+        if let Some(t) = threads {
+            r.params = r.params.with("threads", t);
+        }
+        r.times_ms = (0..20).map(|k| ms * (1.0 + 0.001 * (k % 7) as f64)).collect();
+        r.rounds = (0..20).collect();
+        r.kernel_ms = Summary::of(&r.times_ms);
+        r
+    }
+
+    #[test]
+    fn a_one_thread_cell_is_held_against_the_one_thread_peer() {
+        let text = include_str!("../../tests/fixtures/cpu/results.jsonl");
+        let line = text.lines().find(|l| l.contains("\"verified\":true")).unwrap();
+        let mut template: Record = serde_json::from_str(line).unwrap();
+        template.workload = dspbench_core::Workload::Conv1d;
+        let machine: Machine = serde_json::from_str(include_str!("../../tests/fixtures/cpu/machine.json")).unwrap();
+        let records = vec![
+            record(&template, "simd", "direct", Some(1), 1.0),
+            record(&template, "peers", "numpy-convolve", Some(1), 1.5),
+            record(&template, "peers", "scipy-oaconvolve", None, 0.5),
+            record(&template, "simd", "direct", None, 0.6),
+        ];
+        let runs = vec![Run { machine, records }];
+        let model = Model::new(&runs);
+        let all: Vec<usize> = (0..model.entries.len()).collect();
+        let variant_of = |i: Option<usize>| i.map(|i| model.entry(i).variant().to_string());
+        assert_eq!(variant_of(best_peer(&model, &all, 0)).as_deref(), Some("numpy-convolve"));
+        assert_eq!(variant_of(best_peer(&model, &all, 3)).as_deref(), Some("scipy-oaconvolve"));
+        // A peer has no peer of its own.
+        assert_eq!(best_peer(&model, &all, 1), None);
+    }
 }
