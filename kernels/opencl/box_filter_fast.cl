@@ -38,7 +38,10 @@
 //      the reference's allowance (8 eps max|in| sqrt(max(width, height)), see
 //      crates/reference/src/tolerance.rs).
 //    No shuffles: OpenCL 1.2 has none, nor does the design need them. Measurements: see the
-//    CUDA twin (kernels/cuda/box_filter_fast.cu).
+//    CUDA twin (kernels/cuda/box_filter_fast.cu), where u8 held 28-38% of an H100's copy
+//    bandwidth, bound by instructions and latency (byte loads, one column per work-item), not by
+//    bytes. u8 images of widths a multiple of 4 (all the large ones) take
+//    box_filter_fast_fused_u8x4 instead, at the end of this file.
 //
 // 2. Larger windows: two passes of one kernel shape, "slide the window down the columns of a
 //    rows x cols matrix and write the result transposed". Applied to the image it gives the
@@ -56,12 +59,14 @@
 // whole columns has 1 K) and keep f32 rounding errors from accumulating over long walks.
 //
 // Entries: box_filter_fast_fused(in, width, height, window, out)      window <= 2 FUSED_MAX_RADIUS + 1
+//          box_filter_fast_fused_u8x4(in, width, height, window, out) the same, u8, width % 4 == 0
 //          box_filter_fast_columns(in, width, height, window, colsum_t)
 //          box_filter_fast_rows(colsum_t, width, height, window, out)
 // Launch:  Fused: groups of FUSED_THREADS x 1 work-items, ceil(width / OUT_COLS) x
-//          ceil(height / strip rows) groups. Two passes: groups of 32 x 8 work-items,
-//          ceil(cols / 32) x ceil(rows / (SEG * 8)) groups for the matrix each pass walks
-//          (height x width, then width x height).
+//          ceil(height / strip rows) groups; u8x4: groups of U8_THREADS x 1, ceil(width /
+//          U8_OUT_COLS) x ceil(height / strip rows) groups. Two passes: groups of 32 x 8
+//          work-items, ceil(cols / 32) x ceil(rows / (SEG * 8)) groups for the matrix each pass
+//          walks (height x width, then width x height).
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: uint for u8, exact; float for f32).
 
 #include "image_common.h"
@@ -452,3 +457,312 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+
+#ifdef DTYPE_U8
+// ---------------------------------------------------------------------------------------------
+// u8, widths a multiple of 4: box_filter_fast_fused_u8x4, the fused kernel's plan with four
+// pixels a work-item in the column walk and packed 16-bit column sums. The CUDA twin's design
+// (same groups, strips, batches, layout of the sums and run arithmetic; its measurements are
+// there), in OpenCL C 1.2's means.
+//
+// The byte-per-work-item fused kernel above spends about 5 to 8 load/store instructions per
+// pixel (two byte loads and a local store per column step, two local loads per row step, the
+// run starts), and in the CUDA twin that held u8 at 28-38% of an H100's copy bandwidth: it is
+// bound by its memory instructions and latency, not by bytes. Here:
+//  - A column walker owns one 32-bit word (4 columns) of the image: per row two word loads (the
+//    row entering the window and the one leaving it). A column sum of a u8 window up to 63 rows
+//    is at most 63 * 255 < 2^16, so two sums share a word as 16-bit lanes and add in one 32-bit
+//    add with no carry between lanes. OpenCL C has no byte permute (CUDA's __byte_perm), and
+//    splitting a word into pixels 0,1 and 2,3 by shifts and masks costs 4-5 operations a half;
+//    so a loaded word is split into its even pixels (0, 2: one mask) and odd ones (1, 3: a shift
+//    and the mask), the walker slides those two packed sums, and they are interleaved into
+//    image order (pixels 0,1 and 2,3, the layout the row phase reads; 3 operations a word) once
+//    per row when stored, not per loaded word: about 12 operations a row instead of 18.
+//    Walkers outside the image walk the edge word and store its edge pixel's sum in all four
+//    lanes, a select at the store (their loads are those of an inside walker).
+//  - Column sums live in local memory as 16 bits (cs16[BATCH_ROWS][U8_PITCH words]); a row
+//    work-item reads them a pair per 32-bit load. A run's two streams (leaving and entering
+//    column, 2r + 1 apart) have opposite parity: the odd one is realigned from two words by
+//    shifts (CUDA's funnel shift). Per pair of outputs: one packed difference (a - s + 0x8000
+//    per lane), two extracts and adds; the first window of a run sums four packed words before
+//    unpacking them.
+//  - Means as the fused kernel (multiply-high, exact); four bytes packed into a word, stored as
+//    16-byte vectors when the row allows (width % 16 == 0 and the whole run inside), as words
+//    otherwise (always aligned: width and the run's first column are multiples of 4).
+//  - All 256 work-items walk columns: the strip is split into U8_GROUPS = 4 sub-strips walked at
+//    once by 4 sets of 64 walkers, each filling 8 rows of every 32-row batch (the row phase does
+//    not care that a batch's rows are not contiguous). A batch's column phase is then 8 serial
+//    steps, not 32, with 4 times the loads in flight: in CUDA the kernel is bound by the loads it
+//    keeps in flight (1 / 2 / 4 sets measured 0.058 / 0.052 / 0.047 ms at m = 5).
+//  - `in` and `out` are restrict: with `in` const, the compiler may take the read-only load path
+//    that the CUDA twin asks for with __ldg.
+//  - Barriers: every work-item of a group reaches each one (the loop over a sub-strip's batches
+//    has the same trip count for all; walkers and row work-items only skip work between them).
+// Group: U8_THREADS = 256 work-items; output U8_OUT_COLS = 192 columns (6 x 32 work-items, a
+// run each) x a strip of rows (the host picks it through the number of groups in dimension 1:
+// 128 rows, as in CUDA); cs16 column c holds image column x0 - 32 + c (c < U8_OUT_COLS + 64).
+#define U8_THREADS 256
+#define U8_OUT_COLS 192
+#define U8_HALO 32
+// Walker sets: U8_GROUPS x U8_WALKERS = U8_THREADS, U8_WALKERS >= (U8_OUT_COLS + 2 * 31) / 4 + 1
+// words, U8_GROUPS x U8_GROUP_ROWS = BATCH_ROWS.
+#define U8_GROUPS 4
+#define U8_WALKERS 64
+#define U8_GROUP_ROWS 8
+// Words (pairs of 16-bit sums) a row of cs16; odd, so 32 work-items on 32 rows hit 32 banks.
+#define U8_PITCH 161
+#define U8_UNROLL 8
+// The even bytes of a word, as 16-bit lanes.
+#define EVEN_BYTES 0x00FF00FFu
+
+// A loaded word's pixels 0 and 2 (even) or 1 and 3 (odd) in the low and high 16-bit lanes.
+inline uint even_pixels(uint w) {
+    return w & EVEN_BYTES;
+}
+
+inline uint odd_pixels(uint w) {
+    return (w >> 8) & EVEN_BYTES;
+}
+
+// Stores one row's column sums of a walker's word (sums.x: pixels 0, 2; sums.y: 1, 3) in image
+// order: cs[0] = pixels 0,1 and cs[1] = pixels 2,3. edge < 0: the walker is left of the image
+// (it walks word 0) and every lane is pixel 0's sum; edge > 0: right of it (the last word),
+// pixel 3's.
+inline void store_sums(__local uint* cs, uint2 sums, int edge) {
+    uint lo = (sums.x & 0xFFFFu) | (sums.y << 16);
+    uint hi = (sums.x >> 16) | (sums.y & 0xFFFF0000u);
+    if (edge != 0) {
+        lo = (edge < 0 ? sums.x & 0xFFFFu : sums.y >> 16) * 0x10001u;
+        hi = lo;
+    }
+    cs[0] = lo;
+    cs[1] = hi;
+}
+
+// One row step of the packed sums: the word entering the window added, the one leaving it
+// subtracted (every lane stays a window sum, so no borrow crosses lanes).
+inline uint2 slide_words(uint2 sums, uint enter, uint leave) {
+    return (uint2)(sums.x + even_pixels(enter) - even_pixels(leave), sums.y + odd_pixels(enter) - odd_pixels(leave));
+}
+
+// Slides the packed column sums of one image word (`col` points at its row 0; rows are `words`
+// apart) down rows y .. y + rows - 1, storing each row's sums at cs[i * U8_PITCH] (two words)
+// before stepping past it; rows outside the image replicate the edge.
+inline uint2 fill_words_clamped(__global const uint* col, int words, int height, int y, int rows, int r, int edge,
+                                uint2 sums, __local uint* cs) {
+#pragma unroll U8_UNROLL
+    for (int i = 0; i < rows; ++i) {
+        store_sums(cs + i * U8_PITCH, sums, edge);
+        const uint a = col[(long)clamp_index((long)y + i + r + 1, height) * words];
+        const uint s = col[(long)clamp_index((long)y + i - r, height) * words];
+        sums = slide_words(sums, a, s);
+    }
+    return sums;
+}
+
+// As fill_words_clamped where the caller guarantees that rows y - r .. y + rows + r all exist:
+// plain pointer steps.
+inline uint2 fill_words_inside(__global const uint* col, int words, int y, int rows, int r, int edge, uint2 sums,
+                               __local uint* cs) {
+    __global const uint* add = col + (long)(y + r + 1) * words;
+    __global const uint* sub = col + (long)(y - r) * words;
+#pragma unroll U8_UNROLL
+    for (int i = 0; i < rows; ++i) {
+        store_sums(cs + i * U8_PITCH, sums, edge);
+        sums = slide_words(sums, *add, *sub);
+        add += words;
+        sub += words;
+    }
+    return sums;
+}
+
+// The packed column sums (even, odd pixels) of one image word at row y: rows past an edge
+// counted, not visited; the others in chunks of U8_UNROLL predicated loads issued together.
+inline uint2 word_start(__global const uint* col, int words, int height, int y, int r) {
+    int first = y - r;
+    int last = y + r;
+    uint even = 0;
+    uint odd = 0;
+    if (first < 0) {
+        const uint e = col[0];
+        even += (uint)(-first) * even_pixels(e);
+        odd += (uint)(-first) * odd_pixels(e);
+        first = 0;
+    }
+    if (last > height - 1) {
+        const uint e = col[(long)(height - 1) * words];
+        even += (uint)(last - (height - 1)) * even_pixels(e);
+        odd += (uint)(last - (height - 1)) * odd_pixels(e);
+        last = height - 1;
+    }
+    __global const uint* p = col + (long)first * words;
+    for (int i = first; i <= last; i += U8_UNROLL) {
+#pragma unroll
+        for (int k = 0; k < U8_UNROLL; ++k) {
+            if (i + k <= last) {
+                const uint w = p[(long)k * words];
+                even += even_pixels(w);
+                odd += odd_pixels(w);
+            }
+        }
+        p += (long)U8_UNROLL * words;
+    }
+    return (uint2)(even, odd);
+}
+
+// Sum of the two 16-bit lanes of a word.
+inline uint lanes(uint w) {
+    return (w & 0xFFFFu) + (w >> 16);
+}
+
+// One row work-item's run: 32 outputs of one row from its row of cs16 (`rw`, words), the run's
+// first output at cs16 column c0 (even), packed 4 means a word and stored at `o` (valid: how
+// many of its outputs lie inside the image, a multiple of 4; vector: all, and the row is
+// 16-byte aligned). It stores them itself, as write_run does, so the packed words never leave
+// registers through a pointer even where the compiler does not inline it. sub_odd (a literal at
+// each call, so the branches on it fold when inlined): r odd, so the leaving stream (c0 - r ..)
+// starts at an odd column and the entering one (c0 + r + 1 ..) at an even one; else the other
+// way round.
+inline void u8_run(__local const uint* rw, int c0, int r, uint bias, uint magic, bool sub_odd, __global uint* o,
+                   int valid, bool vector) {
+    // The first window, cs16 columns c0 - r .. c0 + r: one lone column, then r whole words
+    // starting at word f, summed four packed words at a time (4 * 63 * 255 < 2^16).
+    const int s0 = c0 - r;
+    uint t = bias;
+    int f;
+    if (sub_odd) {
+        t += rw[(s0 - 1) / 2] >> 16;  // column s0, the high lane of its word
+        f = (s0 + 1) / 2;
+    } else {
+        t += rw[s0 / 2 + r] & 0xFFFFu;  // column s0 + 2r, the low lane of its word
+        f = s0 / 2;
+    }
+    for (int q = 0; q < r; q += 4) {
+        uint p = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            if (q + k < r) {
+                p += rw[f + q + k];
+            }
+        }
+        t += lanes(p);
+    }
+    // The streams as pairs of consecutive columns: sub[j] = columns s0 + 2j, s0 + 2j + 1, and
+    // add[j] = columns c0 + r + 1 + 2j, + 1. The last pair's second lane (the step past the
+    // run's end) may read a word no walker wrote; it is never used, and borrows only move up.
+    const int a0 = c0 + r + 1;
+    __local const uint* sw = rw + (sub_odd ? (s0 - 1) / 2 : s0 / 2);
+    __local const uint* aw = rw + (sub_odd ? a0 / 2 : (a0 - 1) / 2);
+    uint prev_s = sw[0];
+    uint prev_a = aw[0];
+    uint packed[RUN / 4];
+#pragma unroll
+    for (int h = 0; h < RUN / 4; ++h) {
+        uint word = 0;
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const int j = h * 2 + k;  // the pair: outputs 2j, 2j + 1
+            const uint next_s = sw[j + 1];
+            const uint next_a = aw[j + 1];
+            const uint sp = sub_odd ? (prev_s >> 16) | (next_s << 16) : prev_s;
+            const uint ap = sub_odd ? prev_a : (prev_a >> 16) | (next_a << 16);
+            prev_s = next_s;
+            prev_a = next_a;
+            // Per lane a - s + 0x8000, in 0 .. 0xFFFF: no borrow crosses lanes.
+            const uint d = ap - sp + 0x80008000u;
+            const uint m0 = mul_hi(t, magic);
+            t = t + (d & 0xFFFFu) - 0x8000u;
+            const uint m1 = mul_hi(t, magic);
+            t = t + (d >> 16) - 0x8000u;
+            word |= (m0 | (m1 << 8)) << (16 * k);
+        }
+        packed[h] = word;
+    }
+    if (vector) {
+        ((__global uint4*)o)[0] = (uint4)(packed[0], packed[1], packed[2], packed[3]);
+        ((__global uint4*)o)[1] = (uint4)(packed[4], packed[5], packed[6], packed[7]);
+    } else {
+#pragma unroll
+        for (int h = 0; h < RUN / 4; ++h) {
+            if (4 * h < valid) {
+                o[h] = packed[h];
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(U8_THREADS, 1, 1)))
+void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, int height, int window,
+                                __global pixel_t* restrict out) {
+    __local uint cs[BATCH_ROWS * U8_PITCH];
+    const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS and width % 4 == 0
+    const int words = width / 4;
+    const int x0 = get_group_id(0) * U8_OUT_COLS;
+    const int groups = (int)get_num_groups(1);
+    const int strip = ((height + groups - 1) / groups + BATCH_ROWS - 1) / BATCH_ROWS * BATCH_ROWS;
+    const int y0 = get_group_id(1) * strip;
+    if (y0 >= height) {
+        return;  // the whole group: no barrier is left waiting
+    }
+    const int y_end = min(y0 + strip, height);
+    const int t = get_local_id(0);
+    // The strip is walked as U8_GROUPS sub-strips at once, one per set of U8_WALKERS column
+    // walkers, each filling U8_GROUP_ROWS rows of every batch: all the group's work-items walk,
+    // and each batch costs U8_GROUP_ROWS serial steps instead of BATCH_ROWS.
+    const int sub = strip / U8_GROUPS;  // a multiple of U8_GROUP_ROWS: strip is of BATCH_ROWS
+    const int g = t / U8_WALKERS;
+
+    // Column walkers: cs16 words 2w, 2w + 1 hold image word x0 / 4 - U8_HALO / 4 + w; only the
+    // words holding columns x0 - r .. x0 + U8_OUT_COLS - 1 + r are walked.
+    const int w_lo = (U8_HALO - r) / 4;
+    const int w_hi = (U8_HALO + U8_OUT_COLS - 1 + r) / 4;
+    const int w = w_lo + t % U8_WALKERS;
+    const int gy0 = y0 + g * sub;  // the walker's sub-strip
+    const bool walker = w <= w_hi && gy0 < y_end;
+    const int gw = x0 / 4 - U8_HALO / 4 + w;
+    const int edge = gw < 0 ? -1 : (gw >= words ? 1 : 0);
+    __global const uint* col = (__global const uint*)in + clamp(gw, 0, words - 1);
+    uint2 sums = (uint2)(0u, 0u);
+    if (walker) {
+        sums = word_start(col, words, height, gy0, r);
+    }
+
+    // Row work-items: t % 32 = row of the batch (sub-strip t % 32 / U8_GROUP_ROWS), t / 32 =
+    // which run.
+    const int row = t % 32;
+    const int run = t / 32;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);  // a multiple of 4 (or <= 0)
+    const bool vector = width % 16 == 0 && valid == RUN;
+    const uint area = (uint)window * (uint)window;
+    // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
+    const uint magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
+    const uint bias = area == 1 ? 1u : area / 2;
+    const int c0 = U8_HALO + run * RUN;
+    const int row_y0 = y0 + (row / U8_GROUP_ROWS) * sub + row % U8_GROUP_ROWS;
+
+    for (int i = 0; i < sub; i += U8_GROUP_ROWS) {
+        const int y = gy0 + i;
+        const int rows = min(U8_GROUP_ROWS, y_end - y);
+        if (walker && rows > 0) {
+            __local uint* dst = cs + g * U8_GROUP_ROWS * U8_PITCH + 2 * w;
+            if (y - r >= 0 && y + rows + r < height) {
+                sums = fill_words_inside(col, words, y, rows, r, edge, sums, dst);
+            } else {
+                sums = fill_words_clamped(col, words, height, y, rows, r, edge, sums, dst);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int yy = row_y0 + i;
+        if (run < U8_OUT_COLS / RUN && yy < y_end && valid > 0) {
+            __global uint* o = (__global uint*)(out + (long)yy * width + x);
+            if (r & 1) {
+                u8_run(cs + row * U8_PITCH, c0, r, bias, magic, true, o, valid, vector);
+            } else {
+                u8_run(cs + row * U8_PITCH, c0, r, bias, magic, false, o, valid, vector);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#endif

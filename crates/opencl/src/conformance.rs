@@ -5,7 +5,7 @@
 //! (CI sets it, with PoCL installed): then a missing device fails them.
 
 use crate::OpenClBackend;
-use dspbench_core::{Backend, DType, Params, Problem, Workload};
+use dspbench_core::{Backend, DType, Params, PlanRequest, Problem, Workload};
 
 /// True when a device is there to test on; otherwise says why, and fails if OpenCL is required.
 pub(crate) fn device_ready() -> bool {
@@ -67,5 +67,36 @@ fn box_filter_fast_agrees_with_the_reference_inside_large_images_too() {
                 assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
             }
         }
+    }
+}
+
+/// u8 images of widths a multiple of 4 take the fused kernel's word form
+/// (`box_filter_fast_fused_u8x4`): checked on widths that are not a multiple of its 192 output
+/// columns (a partial last group, with and without 16-byte rows), heights that are not a multiple
+/// of its 128-row strip (empty walker sets in the last strip), and images narrower and shorter
+/// than the window, at windows 1 (area 1's magic number), 3, odd and even radii, and 63; other
+/// widths and f32 keep the one-pixel entry.
+#[test]
+fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
+    if !device_ready() {
+        return;
+    }
+    let info = OpenClBackend.variant(Workload::BoxFilter, "fast").unwrap();
+    let entry = |problem: Problem| {
+        let request = PlanRequest { problem, variant: "fast", tunables: &Params::new(), device: 0 };
+        let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
+        details["launches"].split(' ').next().unwrap_or_default().to_string()
+    };
+    for (width, height) in [(772, 301), (1040, 259), (196, 5), (8, 3), (4, 1), (388, 130)] {
+        for window in [1, 3, 5, 31, 33, 63] {
+            let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+            assert_eq!(entry(problem), "box_filter_fast_fused_u8x4", "{problem}");
+            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &Params::new());
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+        }
+    }
+    for (width, dtype) in [(774, DType::U8), (772, DType::F32)] {
+        let problem = Problem::BoxFilter { width, height: 301, window: 5, dtype };
+        assert_eq!(entry(problem), "box_filter_fast_fused", "{problem}");
     }
 }
