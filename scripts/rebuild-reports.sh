@@ -35,6 +35,7 @@ $r/2026-11-24-dev-2core/session-2/cpu-peers-2 $r/2026-11-24-dev-2core/session-2/
 $r/2026-11-24-h100/box-fast $r/2026-11-24-h100/box-fast
 $r/2026-11-25-h100/box-fast $r/2026-11-25-h100/box-fast
 $r/2026-11-25-h100/box-fast-2 $r/2026-11-25-h100/box-fast-2
+$r/2026-11-25-h100/after-review/box-fast $r/2026-11-25-h100/after-review/box-fast
 $r/2026-11-25-h100/lms $r/2026-11-25-h100/lms
 $r/2026-11-25-h100/lab5 $r/2026-11-25-h100/lab5
 $r/2026-11-25-dev-2core/cpu-peers-1 $r/2026-11-25-dev-2core/cpu-peers-1

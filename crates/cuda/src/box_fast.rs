@@ -12,6 +12,7 @@ use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::box_fast::{fused_launch, FUSED_THREADS};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
@@ -24,34 +25,12 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 
 pub(crate) const FILE: &str = "box_filter_fast";
 
-/// Largest window of the fused kernel: 2 FUSED_MAX_RADIUS + 1.
-pub(crate) const FUSED_MAX_WINDOW: usize = 63;
-/// The fused kernel's block (FUSED_THREADS x 1) covers OUT_COLS columns x a strip of rows of
-/// output (the kernel derives the strip from the grid's height); each pass of the two-pass form
-/// has blocks of 32 x 8 threads covering 32 columns x 128 rows of the matrix it walks (the kernel
-/// file's macros of the same names).
-const FUSED_BLOCK: (u32, u32) = (256, 1);
-const OUT_COLS: usize = 192;
-/// u8 images whose width is a multiple of 4 take box_filter_fast_fused_u8x4 (a word of 4 pixels
-/// per column walker, packed 16-bit column sums): blocks of FUSED_BLOCK, U8X4_OUT_COLS output
-/// columns each (the kernel file's U8_OUT_COLS).
-const U8X4_OUT_COLS: usize = 192;
+/// The fused kernel's launch is `dspbench_kernels::box_fast::fused_launch` (shared with OpenCL);
+/// each pass of the two-pass form has blocks of 32 x 8 threads covering 32 columns x 128 rows of
+/// the matrix it walks (the kernel file's macros of the same names).
 const BLOCK: (u32, u32) = (32, 8);
 const COLS: usize = 32;
 const ROWS: usize = 128;
-
-/// Rows of the strip one fused block walks (a multiple of the kernel's 32-row batch). Measured on
-/// an H100 at 7680 x 4320, m = 5..63, strips of 32, 64 and 128 rows: f32, whose outputs are
-/// staged through shared memory, ran fastest with 32 (more, shorter-lived blocks: 0.129-0.164 ms
-/// against 0.129-0.184 with 128); u8, whose window starts cost more against its cheaper
-/// pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64); so did u8x4 (0.047-0.065 ms
-/// against 0.049-0.072 with 64 and 0.054-0.071 with 256).
-fn fused_strip_rows(dtype: DType) -> usize {
-    match dtype {
-        DType::U8 => 128,
-        DType::F32 => 32,
-    }
-}
 
 pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::BoxFilter { dtype, .. } = ctx.problem else { return Err(wrong_input()) };
@@ -65,15 +44,9 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
     let window = window_arg(window)?;
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
-    let (launches, colsum_t) = if window as usize <= FUSED_MAX_WINDOW {
-        let strip = fused_strip_rows(dtype);
-        let (entry, cols) = if dtype == DType::U8 && width % 4 == 0 {
-            ("box_filter_fast_fused_u8x4", U8X4_OUT_COLS)
-        } else {
-            ("box_filter_fast_fused", OUT_COLS)
-        };
-        let grid = grid_2d(width.div_ceil(cols), height.div_ceil(strip), "the fused box filter")?;
-        (vec![Launch::new(&module, entry, grid, FUSED_BLOCK)?], None)
+    let (launches, colsum_t) = if let Some(fused) = fused_launch(dtype, width, height, window as usize) {
+        let grid = grid_2d(fused.groups.0, fused.groups.1, "the fused box filter")?;
+        (vec![Launch::new(&module, fused.entry, grid, (FUSED_THREADS as u32, 1))?], None)
     } else {
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;

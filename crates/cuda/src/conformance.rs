@@ -224,6 +224,6 @@ fn the_kernels_limits_match_the_domains() {
         panic!("flow-graph-shared declares a power-of-two domain")
     };
     assert!(text(crate::fft_flow_graph::SHARED_FILE).contains(&format!("#define MAX_SIZE {max_size}")));
-    let fused_radius = crate::box_fast::FUSED_MAX_WINDOW / 2;
+    let fused_radius = dspbench_kernels::box_fast::FUSED_MAX_WINDOW / 2;
     assert!(text(crate::box_fast::FILE).contains(&format!("#define FUSED_MAX_RADIUS {fused_radius}")));
 }

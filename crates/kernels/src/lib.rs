@@ -4,6 +4,7 @@
 //!
 //! Conventions for the sources themselves are in `kernels/README.md`.
 
+pub mod box_fast;
 mod cache;
 mod conv2d_staging;
 mod custom;

@@ -7,6 +7,7 @@ use crate::program::{build, Program};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_kernels::box_fast::{fused_launch, FUSED_THREADS};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -54,28 +55,6 @@ const WALK_THREADS: usize = 32;
 const TILE: usize = 32;
 const TILE_ROWS: usize = 8;
 const FAST_ROWS: usize = 16 * TILE_ROWS;
-/// Largest window of `fast`'s fused kernel (2 FUSED_MAX_RADIUS + 1); its work-group
-/// (FUSED_THREADS x 1) covers OUT_COLS columns x a strip of rows of output (the kernel file's
-/// macros of the same names).
-const FUSED_MAX_WINDOW: usize = 63;
-const FUSED_THREADS: usize = 256;
-const OUT_COLS: usize = 192;
-/// u8 images whose width is a multiple of 4 take box_filter_fast_fused_u8x4 (a word of 4 pixels
-/// per column walker, packed 16-bit column sums), as in the CUDA twin: groups of FUSED_THREADS x
-/// 1 (the kernel file's U8_THREADS), U8X4_OUT_COLS output columns each (its U8_OUT_COLS), strips
-/// of fused_strip_rows.
-const U8X4_OUT_COLS: usize = 192;
-
-/// Rows of the strip one fused group walks (the kernel derives it from the number of groups),
-/// as in the CUDA twin (crates/cuda/src/box_fast.rs, where the measurements are): 32 for f32,
-/// 128 for u8 (both u8 entries).
-fn fused_strip_rows(dtype: DType) -> usize {
-    match dtype {
-        DType::U8 => 128,
-        DType::F32 => 32,
-    }
-}
-
 struct Image {
     width: usize,
     height: usize,
@@ -204,16 +183,11 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let (image, program, mut plan) = start(ctx, "box_filter_fast")?;
     let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
-    if image.window <= FUSED_MAX_WINDOW {
-        let (entry, cols, path) = if image.dtype == DType::U8 && w % 4 == 0 {
-            ("box_filter_fast_fused_u8x4", U8X4_OUT_COLS, "fused u8x4")
-        } else {
-            ("box_filter_fast_fused", OUT_COLS, "fused")
-        };
-        let global = [w.div_ceil(cols) * FUSED_THREADS, h.div_ceil(fused_strip_rows(image.dtype))];
+    if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
+        let global = [fused.groups.0 * FUSED_THREADS, fused.groups.1];
         let args = image.walk_args(input, plan.output())?;
-        plan.step(Launch::new(ctx.device, &program, entry, &args, global, [FUSED_THREADS, 1])?);
-        plan.detail("path", path);
+        plan.step(Launch::new(ctx.device, &program, fused.entry, &args, global, [FUSED_THREADS, 1])?);
+        plan.detail("path", fused.path);
         return Ok(plan.boxed());
     }
     let group = [TILE, TILE_ROWS];

@@ -10,6 +10,7 @@ use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
 use crate::planned::{OutKind, Planned, Role};
 use crate::program::{build, Program};
+use crate::tunables::bounded;
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, Domain, Error, Problem, VariantInfo, Workload};
 use dspbench_kernels::lms::{
@@ -88,29 +89,23 @@ struct Built {
     note: Option<String>,
 }
 
-/// Builds `entry` with the defines `shaper` gives for the user's `threads` or the default; a
-/// default over what the built kernel can run per group on this device is lowered (to the
-/// largest power of two it can run) and the record says so.
+/// Builds `entry` with the defines `shaper` gives for the user's `threads` or the default. The
+/// group limit is the built kernel's (its registers and local memory), so it is known only after
+/// a build: a default over it is lowered to the largest power of two it can run, with a note,
+/// and the kernel rebuilt for that; a user's value over it is refused.
 fn build_fitting(ctx: &PlanCtx<'_>, entry: &'static str, default: usize, shaper: &Shaper<'_>) -> Result<Built, Error> {
     let device = ctx.device;
-    let given = ctx.tunables.positive_opt("threads")?;
-    let mut threads = given.unwrap_or(default);
-    let mut note = None;
-    loop {
-        let (defines, facts) = shaper(threads)?;
-        let program = build(device, entry, &defines)?;
-        let limit = group_limit(device, &program, entry)?;
-        if threads <= limit || given.is_some() || threads == 1 {
-            // A user's value over the limit is refused by `Launch::new`, with the reason.
-            return Ok(Built { program, threads, facts, note });
-        }
-        let lowered = 1usize << limit.max(1).ilog2();
-        note = Some(format!(
-            "default threads {default} lowered to {lowered}, the work-group limit of `{entry}` on {}",
-            device.name
-        ));
-        threads = lowered;
+    let first = ctx.tunables.positive_opt("threads")?.unwrap_or(default);
+    let (defines, facts) = shaper(first)?;
+    let program = build(device, entry, &defines)?;
+    let limit = 1usize << group_limit(device, &program, entry)?.max(1).ilog2();
+    let what_limits = format!("the work-group limit of `{entry}` on {} (a power of two)", device.name);
+    let chosen = bounded(ctx.tunables, "threads", default, limit, &what_limits)?;
+    if chosen.value == first {
+        return Ok(Built { program, threads: first, facts, note: chosen.note });
     }
+    let (defines, facts) = shaper(chosen.value)?;
+    Ok(Built { program: build(device, entry, &defines)?, threads: chosen.value, facts, note: chosen.note })
 }
 
 pub(crate) fn plan_per_channel(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {

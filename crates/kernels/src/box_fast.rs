@@ -1,0 +1,70 @@
+//! box-filter `fast`'s fused launch (kernels/*/box_filter_fast.{cu,cl}), the same in both GPU
+//! dialects: which entry an image takes and how its groups tile the image. The two-pass form
+//! for larger windows launches differently per dialect and stays in each backend.
+
+use dspbench_core::DType;
+
+/// Largest window of the fused kernels: 2 FUSED_MAX_RADIUS + 1 in the kernel files.
+pub const FUSED_MAX_WINDOW: usize = 63;
+/// Threads of a fused group (FUSED_THREADS x 1; U8_THREADS for the word form).
+pub const FUSED_THREADS: usize = 256;
+
+/// One fused launch: `groups` groups of [`FUSED_THREADS`] x 1, each covering `out_cols` output
+/// columns of a strip of `strip_rows` rows (the kernels derive the strip from the group count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FusedLaunch {
+    pub entry: &'static str,
+    /// How the record names the path.
+    pub path: &'static str,
+    pub out_cols: usize,
+    pub strip_rows: usize,
+    /// Groups across the columns and down the rows.
+    pub groups: (usize, usize),
+}
+
+/// The fused launch for an image, or None when the window needs the two-pass form. u8 images
+/// whose width is a multiple of 4 take the word form, `box_filter_fast_fused_u8x4` (a word of 4
+/// pixels per column walker, packed 16-bit column sums; its U8_OUT_COLS = 192).
+///
+/// Strip rows, measured on an H100 at 7680 x 4320, m = 5..63, strips of 32, 64 and 128 rows:
+/// f32, whose outputs are staged through shared memory, ran fastest with 32 (more, shorter-lived
+/// blocks: 0.129-0.164 ms against 0.129-0.184 with 128); u8, whose window starts cost more
+/// against its cheaper pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64); so did the
+/// word form (0.047-0.065 ms against 0.049-0.072 with 64 and 0.054-0.071 with 256).
+pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) -> Option<FusedLaunch> {
+    if window > FUSED_MAX_WINDOW {
+        return None;
+    }
+    let (entry, path) = match dtype {
+        DType::U8 if width % 4 == 0 => ("box_filter_fast_fused_u8x4", "fused u8x4"),
+        _ => ("box_filter_fast_fused", "fused"),
+    };
+    let strip_rows = match dtype {
+        DType::U8 => 128,
+        DType::F32 => 32,
+    };
+    let out_cols = 192;
+    Some(FusedLaunch {
+        entry,
+        path,
+        out_cols,
+        strip_rows,
+        groups: (width.div_ceil(out_cols), height.div_ceil(strip_rows)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u8_widths_a_multiple_of_4_take_the_word_form_and_large_windows_two_passes() {
+        let entry = |dtype, width| fused_launch(dtype, width, 100, 5).unwrap().entry;
+        assert_eq!(entry(DType::U8, 772), "box_filter_fast_fused_u8x4");
+        assert_eq!(entry(DType::U8, 774), "box_filter_fast_fused");
+        assert_eq!(entry(DType::F32, 772), "box_filter_fast_fused");
+        let l = fused_launch(DType::F32, 7680, 4320, 63).unwrap();
+        assert_eq!((l.groups, l.strip_rows), ((40, 135), 32));
+        assert_eq!(fused_launch(DType::U8, 7680, 4320, 65), None);
+    }
+}
