@@ -39,7 +39,10 @@ pub fn edge_problems(workload: Workload) -> Vec<Problem> {
             .collect(),
         Workload::Fft => {
             let powers = [1, 2, 4, 8, 32, 1024, 4096, 65536];
-            let others = [3, 7, 31, 33, 1000, 4097];
+            // Sizes of factors 2, 3, 5 and 7 (the mixed-radix variants' domain: one factor,
+            // all of them, a large odd one, and the sizes named by the roofline issue) and
+            // sizes with a larger prime factor, which every variant here refuses or runs.
+            let others = [3, 7, 31, 33, 1000, 4097, 6, 15, 49, 210, 375, 1536, 6000, 100_000];
             powers
                 .iter()
                 .flat_map(|&size| [1, 3].map(|batch| Problem::Fft { size, batch }))

@@ -103,6 +103,9 @@ pub enum Domain {
     Any,
     /// FFT sizes that are powers of two, up to `max_size` points (the radix-2 algorithms).
     PowerOfTwoSize { max_size: usize },
+    /// FFT sizes whose only prime factors are 2, 3, 5 and 7, up to `max_size` points (the
+    /// mixed-radix algorithms).
+    SmoothSize { max_size: usize },
     /// Box filters whose u8 window sum must fit in 32 bits: u8 windows up to `max_u8_window`.
     U8WindowUpTo { max_u8_window: usize },
     /// 1-D convolutions whose filter fits a fixed store (GPU constant memory): `m <= max_taps`.
@@ -116,6 +119,7 @@ impl Domain {
             (Domain::PowerOfTwoSize { max_size }, Problem::Fft { size, .. }) => {
                 size.is_power_of_two() && size <= max_size
             }
+            (Domain::SmoothSize { max_size }, Problem::Fft { size, .. }) => is_smooth(size) && size <= max_size,
             (Domain::U8WindowUpTo { max_u8_window }, Problem::BoxFilter { window, dtype, .. }) => {
                 dtype != crate::DType::U8 || window <= max_u8_window
             }
@@ -123,6 +127,27 @@ impl Domain {
             _ => true,
         }
     }
+}
+
+/// Whether `n` (at least 1) has no prime factor above 7: the sizes a radix 2, 3, 5, 7 FFT takes.
+pub fn is_smooth(n: usize) -> bool {
+    smooth_factors(n).is_some()
+}
+
+/// The prime factors of `n`, largest first, when all of them are 2, 3, 5 or 7 (none for 1);
+/// `None` for 0 and for sizes with a larger prime factor.
+pub fn smooth_factors(mut n: usize) -> Option<Vec<usize>> {
+    if n == 0 {
+        return None;
+    }
+    let mut factors = Vec::new();
+    for p in [7, 5, 3, 2] {
+        while n % p == 0 {
+            factors.push(p);
+            n /= p;
+        }
+    }
+    (n == 1).then_some(factors)
 }
 
 /// A variant a backend offers for a workload, and the tunables it accepts.
@@ -207,5 +232,25 @@ pub trait Backend: Send + Sync {
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             ))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smooth_sizes_factor_into_2_3_5_and_7_only() {
+        assert_eq!(smooth_factors(1000), Some(vec![5, 5, 5, 2, 2, 2]));
+        assert_eq!(smooth_factors(1536).map(|f| f.iter().product::<usize>()), Some(1536));
+        assert_eq!(smooth_factors(1), Some(vec![]));
+        assert_eq!(smooth_factors(0), None);
+        for not_smooth in [11, 31, 33, 4097, 2 * 3 * 5 * 7 * 11] {
+            assert!(!is_smooth(not_smooth), "{not_smooth}");
+        }
+        let domain = Domain::SmoothSize { max_size: 100_000 };
+        assert!(domain.admits(&Problem::Fft { size: 100_000, batch: 1 }));
+        assert!(!domain.admits(&Problem::Fft { size: 100_002, batch: 1 }));
+        assert!(!domain.admits(&Problem::Fft { size: 4097, batch: 1 }));
     }
 }

@@ -14,8 +14,8 @@ mod real;
 mod workload;
 
 pub use algorithm::{
-    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, ExecInfo, PlanRequest, RunTime, Transfer,
-    VariantInfo,
+    is_smooth, smooth_factors, Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, ExecInfo,
+    PlanRequest, RunTime, Transfer, VariantInfo,
 };
 pub use data::{Image, Input, Output, Pixels};
 pub use error::Error;

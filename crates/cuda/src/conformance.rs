@@ -34,6 +34,7 @@ dspbench_conformance::conformance_tests! {
     conv1d_grid_stride: Conv1d "grid-stride";
     conv1d_tiled: Conv1d "tiled";
     conv1d_fft: Conv1d "fft";
+    conv1d_fft_fused: Conv1d "fft-fused";
     box_filter_direct: BoxFilter "direct";
     box_filter_recursive: BoxFilter "recursive";
     box_filter_recursive_coalesced: BoxFilter "recursive-coalesced";
@@ -43,6 +44,7 @@ dspbench_conformance::conformance_tests! {
     fft_flow_graph: Fft "flow-graph";
     fft_flow_graph_shared: Fft "flow-graph-shared";
     fft_stockham: Fft "stockham";
+    fft_mixed_radix: Fft "mixed-radix";
     fft_vendor: Fft "vendor";
     lms_per_channel: Lms "per-channel";
     lms_block: Lms "block";

@@ -10,59 +10,34 @@ use crate::planned::{floats_mut, wrong_input, GpuKernel, PlanContext};
 use cudarc::cufft::FftDirection;
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::conv1d_fft::Sections;
 use dspbench_kernels::Defines;
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft",
-    summary: "overlap-add fast convolution: batched cuFFT transforms of zero-padded blocks",
-    tunables: &[],
+    summary: "overlap-add fast convolution: batched cuFFT transforms of zero-padded blocks, two real blocks a \
+              complex transform",
+    tunables: &["fft_len"],
     domain: Domain::Any,
 };
 
 pub(crate) const FILE: &str = "conv1d_fft";
 
-/// Shortest block transform: cuFFT runs short transforms no faster per point, and longer
-/// blocks waste less of each on the filter's tail.
-const MIN_FFT_LEN: usize = 1024;
 const THREADS: u32 = 256;
 /// Most transforms one multiply launch covers (a grid's y dimension).
 const MAX_GRID_Y: usize = 65535;
 
-/// How the signal is cut: `blocks` blocks of `block_len` samples, each transformed at `fft_len`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Sections {
-    pub fft_len: usize,
-    pub block_len: usize,
-    pub blocks: usize,
-}
-
-/// Blocks of L = max(1024, next_pow2(4 M)) points carry B = L - M + 1 > 3/4 L new samples
-/// each. When the whole output fits one such transform, one transform of
-/// next_pow2(N + M - 1) (at least 64 points) does it all, with the whole signal as its block.
-pub(crate) fn sections(n: usize, m: usize) -> Sections {
-    let full = n + m - 1;
-    let fft_len = (4 * m).next_power_of_two().max(MIN_FFT_LEN);
-    if full <= fft_len {
-        let fft_len = full.next_power_of_two().max(64);
-        // One block: B = L keeps every output within the block's own transform.
-        Sections { fft_len, block_len: fft_len, blocks: 1 }
-    } else {
-        let block_len = fft_len - m + 1;
-        Sections { fft_len, block_len, blocks: n.div_ceil(block_len) }
-    }
-}
-
 pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
-    let s = sections(n, m);
-    let points = s.blocks * s.fft_len;
+    let s = Sections::from_tunables(n, m, ctx.tunables)?;
+    let points = s.transforms() * s.fft_len;
     let module = ctx.compiler.load(ctx.gpu, FILE, Defines::new())?;
     let split =
         Launch::new(&module, "conv1d_fft_split", (blocks_for(points, THREADS as usize, "split")?, 1), (THREADS, 1))?;
     let multiply_x = blocks_for(s.fft_len, THREADS as usize, "multiply")?;
-    let multiply_y = s.blocks.min(MAX_GRID_Y) as u32;
+    let multiply_y = s.transforms().min(MAX_GRID_Y) as u32;
     let multiply = Launch::new(&module, "conv1d_fft_multiply", (multiply_x, multiply_y), (THREADS, 1))?;
     let len = n + m - 1;
     let overlap = Launch::new(
@@ -80,7 +55,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         filter: alloc(stream, 2 * s.fft_len, "the filter spectrum")?,
         spectra: alloc(stream, 2 * points, "the block spectra")?,
         y: alloc(stream, len, "the output")?,
-        blocks_plan: FftPlan::new(ctx.gpu, s.fft_len, s.blocks)?,
+        blocks_plan: FftPlan::new(ctx.gpu, s.fft_len, s.transforms())?,
         filter_plan: FftPlan::new(ctx.gpu, s.fft_len, 1)?,
         module,
         split,
@@ -97,7 +72,7 @@ struct FftConv1d {
     x: CudaSlice<f32>,
     /// The filter's spectrum at fft_len points (interleaved complex).
     filter: CudaSlice<f32>,
-    /// blocks x fft_len complex points, transformed in place.
+    /// transforms x fft_len complex points (two blocks each), transformed in place.
     spectra: CudaSlice<f32>,
     y: CudaSlice<f32>,
     blocks_plan: FftPlan,
@@ -110,11 +85,12 @@ struct FftConv1d {
 
 impl FftConv1d {
     fn launch_split(&mut self, gpu: &Gpu) -> Result<(), Error> {
-        let (n, block_len, fft_len, blocks) =
-            (self.n as i32, self.s.block_len as i32, self.s.fft_len as i32, self.s.blocks as i32);
+        let (n, block_len, fft_len, transforms) =
+            (self.n as i32, self.s.block_len as i32, self.s.fft_len as i32, self.s.transforms() as i32);
         let mut b = gpu.stream.launch_builder(&self.split.function);
-        b.arg(&self.x).arg(&n).arg(&block_len).arg(&fft_len).arg(&blocks).arg(&mut self.spectra);
-        // SAFETY: (x, n, block_len, fft_len, blocks, buf) as declared; buf holds blocks x fft_len points.
+        b.arg(&self.x).arg(&n).arg(&block_len).arg(&fft_len).arg(&transforms).arg(&mut self.spectra);
+        // SAFETY: (x, n, block_len, fft_len, transforms, buf) as declared; buf holds transforms x
+        // fft_len points.
         unsafe { b.launch(self.split.config) }.map_err(crate::error::driver("launching conv1d_fft_split"))?;
         Ok(())
     }
@@ -122,9 +98,9 @@ impl FftConv1d {
     fn launch_multiply(&mut self, gpu: &Gpu) -> Result<(), Error> {
         let count = self.s.fft_len as i32;
         let scale = 1.0f32 / self.s.fft_len as f32;
-        let mut first = 0;
-        while first < self.s.blocks {
-            let now = (self.s.blocks - first).min(MAX_GRID_Y);
+        let (mut first, transforms) = (0, self.s.transforms());
+        while first < transforms {
+            let now = (transforms - first).min(MAX_GRID_Y);
             let mut config = self.multiply.config;
             config.grid_dim.1 = now as u32;
             let mut spectra = self.spectra.slice_mut(first * 2 * self.s.fft_len..);
@@ -192,29 +168,8 @@ impl GpuKernel for FftConv1d {
         d.insert("fft_len".into(), self.s.fft_len.to_string());
         d.insert("block_len".into(), self.s.block_len.to_string());
         d.insert("fft_blocks".into(), self.s.blocks.to_string());
+        d.insert("fft_transforms".into(), self.s.transforms().to_string());
         d.insert("library".into(), format!("cuFFT {}", crate::cufft::version().unwrap_or_default()));
         d
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn blocks_cover_the_signal_and_never_overlap_more_than_two_deep() {
-        for (n, m) in [(1, 1), (7, 3), (1000, 513), (1_000_000, 512), (1_000_000, 8), (1, 1000), (4097, 513)] {
-            let s = sections(n, m);
-            assert!(s.fft_len.is_power_of_two(), "{n} {m}");
-            assert!(s.blocks * s.block_len >= n, "{n} {m}: {s:?}");
-            // Every block's output (block_len + m - 1 samples, or all of it) fits its transform,
-            // and only the previous block's tail reaches into a block's range.
-            assert!(s.blocks == 1 || s.block_len + m - 1 <= s.fft_len, "{n} {m}: {s:?}");
-            assert!(s.fft_len <= 2 * s.block_len, "{n} {m}: {s:?}");
-            if s.blocks == 1 {
-                assert!(n + m - 1 <= s.fft_len, "{n} {m}: {s:?}");
-            }
-        }
-        assert_eq!(sections(1_000_000, 512), Sections { fft_len: 2048, block_len: 1537, blocks: 651 });
     }
 }

@@ -16,9 +16,14 @@ use std::collections::BTreeMap;
 
 pub(crate) const FILE: &str = "fft_stockham";
 
-/// Most points one block transforms, and the most threads it may have.
-const BLOCK_POINTS: usize = 4096;
+/// Most points one block transforms (one transform of 16384 points: 139 KiB of shared memory,
+/// one block an SM), and the most threads it may have.
+const BLOCK_POINTS: usize = 16384;
 const MAX_THREADS: usize = 1024;
+/// Points a block of several transforms holds (35 KiB: several blocks share an SM).
+const MULTI_COLUMN_POINTS: usize = 4096;
+/// Fewest columns a block of a strided pass holds: 4 x 8 bytes fill a 32-byte sector.
+const STRIDED_MIN_COLUMNS: usize = 4;
 /// Points each thread holds (fewer only in transforms shorter than this).
 const MAX_LOG2: u32 = 24;
 
@@ -26,8 +31,8 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
     summary: "our own: radix-16 Stockham passes in shared memory, one read and one write of global memory \
-              per pass; one pass up to 4096 points, two (four-step) up to 2^24",
-    tunables: &[],
+              per pass; one pass up to 16384 points, two (four-step) up to 2^24",
+    tunables: &["first_len", "columns"],
     domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
 };
 
@@ -48,12 +53,16 @@ pub(crate) struct Pass {
 }
 
 /// The passes for `batch` transforms of `size` = 2^lg points: one when a transform fits a
-/// block; else N = N1 N2 with N1 = 2^floor(lg/2): N2 strided N1-point transforms into a
-/// scratch buffer, then N1 contiguous N2-point transforms with the twiddles, written
-/// transposed into the output.
-pub(crate) fn passes(size: usize, batch: usize) -> Vec<Pass> {
+/// block; else N = N1 N2 with N1 = 2^floor(lg/2) (or the `first_len` tunable): N2 strided
+/// N1-point transforms into a scratch buffer, then N1 contiguous N2-point transforms with the
+/// twiddles, written transposed into the output. Both passes have a strided side, which takes
+/// at least 4 columns a block to read or write whole 32-byte sectors, so the balanced split
+/// (at most 4096 points a column, 16384 a block) beats a long contiguous pass (measured on an
+/// H100 at 16 x 2^20: 1024 x 1024 0.263 ms, 64 x 16384 0.548 ms, whose 16384-point columns go
+/// one a block and write 8 bytes of every 32-byte sector).
+pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec<Pass> {
     let lg = size.trailing_zeros();
-    if size <= BLOCK_POINTS {
+    if size <= BLOCK_POINTS && first_len.is_none() {
         return vec![Pass {
             log2_len: lg,
             columns_per_batch: 1,
@@ -66,10 +75,11 @@ pub(crate) fn passes(size: usize, batch: usize) -> Vec<Pass> {
             total_columns: batch,
         }];
     }
-    let (n1, n2) = (1usize << (lg / 2), 1usize << (lg - lg / 2));
+    let n1 = first_len.unwrap_or(1usize << (lg / 2));
+    let n2 = size / n1;
     vec![
         Pass {
-            log2_len: lg / 2,
+            log2_len: n1.trailing_zeros(),
             columns_per_batch: n2,
             in_stride: n2,
             in_dist: 1,
@@ -80,7 +90,7 @@ pub(crate) fn passes(size: usize, batch: usize) -> Vec<Pass> {
             total_columns: batch * n2,
         },
         Pass {
-            log2_len: lg - lg / 2,
+            log2_len: n2.trailing_zeros(),
             columns_per_batch: n1,
             in_stride: 1,
             in_dist: n2,
@@ -93,14 +103,20 @@ pub(crate) fn passes(size: usize, batch: usize) -> Vec<Pass> {
     ]
 }
 
-/// Transforms per block for `pass`: as many as fit (4096 points, 1024 threads) when the pass
-/// is strided, so consecutive columns make whole memory sectors; for contiguous ones, fewer
-/// when the batch is small, so that every SM gets at least two blocks.
-pub(crate) fn columns_per_block(pass: &Pass, sms: u32) -> usize {
+/// Transforms per block for `pass`: when the pass is strided, 4096 points' worth and at least
+/// 4 (so consecutive columns make whole 32-byte sectors), 16384 points' worth for columns
+/// longer than 1024 points, or the `columns` tunable; for contiguous ones, up to 4096
+/// points, fewer when the batch is small, so that every SM gets at least two blocks.
+pub(crate) fn columns_per_block(pass: &Pass, sms: u32, strided_columns: Option<usize>) -> usize {
     let len = 1usize << pass.log2_len;
-    let most = (BLOCK_POINTS / len).min(MAX_THREADS);
+    let most = (MULTI_COLUMN_POINTS / len).clamp(1, MAX_THREADS);
     if pass.in_stride != 1 || pass.out_stride != 1 {
-        return most;
+        // Columns longer than 1024 points take blocks of 16384 points (H100, 4 x 2^22: 8 columns of
+        // 2048 0.323 ms, 4 of them 0.349); shorter ones 4096 (16 x 2^20: 4 columns of 1024 0.264 ms,
+        // 8 0.268, 16 0.303).
+        let default = if len > 1024 { BLOCK_POINTS / len } else { most.max(STRIDED_MIN_COLUMNS) };
+        let columns = strided_columns.unwrap_or(default);
+        return columns.clamp(1, (BLOCK_POINTS / len).max(1));
     }
     let spread = pass.total_columns / (2 * sms as usize).max(1);
     let power = if spread == 0 { 1 } else { 1 << spread.ilog2() };
@@ -113,11 +129,17 @@ pub(crate) fn columns_per_block(pass: &Pass, sms: u32) -> usize {
 /// of 7.1, cuFFT 4.4; at 16384 x 1024 radix 16 stays the faster).
 pub(crate) fn points_per_thread(pass: &Pass, sms: u32) -> usize {
     let contiguous = pass.in_stride == 1 && pass.out_stride == 1;
-    if contiguous && pass.total_columns < 2 * sms as usize {
+    if contiguous && pass.total_columns < 2 * sms as usize && (1usize << pass.log2_len) <= 8 * MAX_THREADS {
         8
     } else {
         16
     }
+}
+
+/// float2 from one column's start to the next in shared memory: the kernel's PITCH.
+fn pitch(log2_len: u32) -> usize {
+    let len = 1usize << log2_len;
+    len + (len >> 4) + usize::from(len >= 16)
 }
 
 /// Threads of a block of `columns` transforms of 2^log2_len points, `per_thread` points each.
@@ -131,17 +153,33 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     if log2(size)? > MAX_LOG2 {
         return Err(Error::unsupported(format!("stockham takes at most 2^{MAX_LOG2} points, got {size}")));
     }
+    let first_len = ctx.tunables.positive_opt("first_len")?;
+    let strided_columns = ctx.tunables.positive_opt("columns")?;
+    if let Some(c) = strided_columns.filter(|c| !c.is_power_of_two()) {
+        return Err(Error::input(format!("fft `stockham` tunable `columns` must be a power of two, got {c}")));
+    }
+    if let Some(n1) = first_len {
+        let fits = |len: usize| len.is_power_of_two() && (2..=BLOCK_POINTS).contains(&len);
+        if !fits(n1) || n1 >= size || !fits(size / n1) {
+            return Err(Error::input(format!(
+                "fft `stockham` tunable `first_len` (the four-step split's first length) must be a power of two \
+                 from 2 with it and {size} / it at most {BLOCK_POINTS}; got {n1}"
+            )));
+        }
+    }
     let mut modules = Vec::new();
     let mut launches = Vec::new();
-    for pass in passes(size, batch) {
+    for pass in passes(size, batch, first_len) {
         let sms = ctx.gpu.facts.limits.sms;
-        let (columns, per_thread) = (columns_per_block(&pass, sms), points_per_thread(&pass, sms));
+        let columns = columns_per_block(&pass, sms, strided_columns);
+        let per_thread = points_per_thread(&pass, sms);
         let defines =
             Defines::new().set("LOG2_SIZE", pass.log2_len).set("COLUMNS", columns).set("POINTS_PER_THREAD", per_thread);
         let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
         let block = (threads(pass.log2_len, columns, per_thread), 1);
-        launches.push((pass, Launch::new(&module, "fft_stockham", (grid, 1), block)?));
+        let shared = (8 * columns * pitch(pass.log2_len)) as u32;
+        launches.push((pass, Launch::with_shared(&module, "fft_stockham", (grid, 1), block, shared)?));
         modules.push(module);
     }
     let scratch = if launches.len() > 1 {
@@ -231,11 +269,12 @@ mod tests {
 
     #[test]
     fn small_sizes_take_one_pass_and_large_ones_two_that_multiply_to_the_size() {
-        assert_eq!(passes(1024, 64).len(), 1);
-        assert_eq!(passes(4096, 1)[0].total_columns, 1);
-        for lg in 13..=MAX_LOG2 {
+        assert_eq!(passes(1024, 64, None).len(), 1);
+        assert_eq!(passes(4096, 1, None)[0].total_columns, 1);
+        assert_eq!(passes(16384, 1, None).len(), 1);
+        for lg in 15..=MAX_LOG2 {
             let size = 1usize << lg;
-            let p = passes(size, 3);
+            let p = passes(size, 3, None);
             assert_eq!(p.len(), 2);
             assert_eq!(1usize << (p[0].log2_len + p[1].log2_len), size);
             assert!(p.iter().all(|p| (1usize << p.log2_len) <= BLOCK_POINTS));
@@ -243,33 +282,54 @@ mod tests {
             assert_eq!(p[0].total_columns << p[0].log2_len, 3 * size);
             assert_eq!(p[1].total_columns << p[1].log2_len, 3 * size);
             assert_eq!(p[1].twiddle_n, size);
+            // Balanced: no column over 4096 points, each pass a block of at least 4 of them.
+            assert!(p[1].log2_len - p[0].log2_len <= 1 && p[1].log2_len <= 12);
+            for pass in &p {
+                let columns = columns_per_block(pass, 132, None);
+                assert!(columns >= 4 && columns << pass.log2_len <= BLOCK_POINTS, "{lg}: {columns}");
+            }
         }
     }
 
     #[test]
-    fn blocks_hold_at_most_4096_points_and_1024_threads_and_small_batches_spread_out() {
+    fn blocks_hold_at_most_16384_points_and_1024_threads_and_small_batches_spread_out() {
         let sms = 132;
-        for lg in 0..=12 {
+        for lg in 0..=14 {
             for batch in [1, 3, 64, 16384] {
-                let pass = passes(1 << lg, batch)[0];
-                let columns = columns_per_block(&pass, sms);
+                let pass = passes(1 << lg, batch, None)[0];
+                let columns = columns_per_block(&pass, sms, None);
                 assert!(columns.is_power_of_two() && columns << lg <= BLOCK_POINTS, "{lg} {batch}");
+                assert!(columns == 1 || columns << lg <= MULTI_COLUMN_POINTS, "{lg} {batch}");
                 let per_thread = points_per_thread(&pass, sms);
                 assert!(threads(lg, columns, per_thread) as usize <= MAX_THREADS, "{lg} {batch}");
             }
         }
-        assert_eq!(columns_per_block(&passes(1024, 64)[0], sms), 1);
-        assert_eq!(columns_per_block(&passes(1024, 16384)[0], sms), 4);
+        assert_eq!(columns_per_block(&passes(1024, 64, None)[0], sms, None), 1);
+        assert_eq!(columns_per_block(&passes(1024, 16384, None)[0], sms, None), 4);
         assert_eq!(threads(10, 4, 16), 256);
         assert_eq!(threads(2, 8, 16), 8);
         // Small batches: radix 8, twice the threads.
-        assert_eq!(points_per_thread(&passes(1024, 64)[0], sms), 8);
-        assert_eq!(points_per_thread(&passes(1024, 16384)[0], sms), 16);
+        assert_eq!(points_per_thread(&passes(1024, 64, None)[0], sms), 8);
+        assert_eq!(points_per_thread(&passes(1024, 16384, None)[0], sms), 16);
         assert_eq!(threads(10, 1, 8), 128);
         // Strided passes of a four-step transform keep whole blocks of columns.
-        let four_step = passes(1 << 20, 1);
-        assert_eq!(columns_per_block(&four_step[0], sms), 4);
-        assert_eq!(columns_per_block(&four_step[1], sms), 4);
+        // The first_len tunable moves the split, the product staying the size.
+        let split = passes(1 << 20, 16, Some(256));
+        assert_eq!((split[0].log2_len, split[1].log2_len), (8, 12));
+        assert_eq!((split[0].total_columns, split[1].total_columns), (16 * 4096, 16 * 256));
+        let four_step = passes(1 << 20, 1, None);
+        assert_eq!((four_step[0].log2_len, four_step[1].log2_len), (10, 10));
+        assert_eq!(columns_per_block(&four_step[0], sms, None), 4);
+        assert_eq!(columns_per_block(&four_step[1], sms, None), 4);
+        assert_eq!(columns_per_block(&four_step[1], sms, Some(16)), 16);
+        let largest_split = passes(1 << 24, 1, None);
+        assert_eq!(columns_per_block(&largest_split[0], sms, None), 4);
+        assert_eq!(columns_per_block(&passes(1 << 22, 1, None)[0], sms, None), 8);
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
+        // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
+        let largest = passes(16384, 1, None)[0];
+        assert_eq!(points_per_thread(&largest, sms), 16);
+        assert_eq!(threads(14, 1, 16), 1024);
+        assert_eq!(8 * pitch(14), 139_272);
     }
 }

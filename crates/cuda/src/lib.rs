@@ -29,12 +29,14 @@ mod box_filter;
 mod box_recursive;
 mod conv1d_direct;
 mod conv1d_fft;
+mod conv1d_fft_fused;
 mod conv1d_tiled;
 mod conv2d;
 mod conv2d_fast;
 mod conv2d_tiled;
 mod fft;
 mod fft_flow_graph;
+mod fft_mixed;
 mod fft_stockham;
 mod fft_vendor;
 mod flow_graph;
@@ -68,7 +70,7 @@ struct Variant {
 }
 
 /// Every variant: the one list `variants` and `plan` both read.
-const VARIANTS: [Variant; 17] = [
+const VARIANTS: [Variant; 19] = [
     Variant { info: conv1d_direct::NAIVE, plan: conv1d_direct::plan_naive, kernels: &[conv1d_direct::NAIVE_FILE] },
     Variant {
         info: conv1d_direct::CONST_FILTER,
@@ -82,6 +84,7 @@ const VARIANTS: [Variant; 17] = [
     },
     Variant { info: conv1d_tiled::VARIANT, plan: conv1d_tiled::plan, kernels: &[conv1d_tiled::FILE] },
     Variant { info: conv1d_fft::VARIANT, plan: conv1d_fft::plan, kernels: &[conv1d_fft::FILE] },
+    Variant { info: conv1d_fft_fused::VARIANT, plan: conv1d_fft_fused::plan, kernels: &[conv1d_fft_fused::FILE] },
     Variant { info: box_direct::VARIANT, plan: box_direct::plan, kernels: &[box_direct::FILE] },
     Variant {
         info: box_recursive::RECURSIVE,
@@ -111,6 +114,7 @@ const VARIANTS: [Variant; 17] = [
         kernels: &[fft_flow_graph::SHARED_FILE],
     },
     Variant { info: fft_stockham::VARIANT, plan: fft_stockham::plan, kernels: &[fft_stockham::FILE] },
+    Variant { info: fft_mixed::VARIANT, plan: fft_mixed::plan, kernels: &[fft_mixed::FILE] },
     Variant { info: fft_vendor::VARIANT, plan: fft_vendor::plan, kernels: &[] },
     Variant { info: lms::PER_CHANNEL, plan: lms::plan_per_channel, kernels: &[lms::PER_CHANNEL_FILE] },
     Variant { info: lms::BLOCK, plan: lms::plan_block, kernels: &[lms::BLOCK_FILE] },
@@ -182,6 +186,9 @@ fn refusal(info: &VariantInfo, problem: &Problem) -> String {
     match (info.domain, *problem) {
         (Domain::PowerOfTwoSize { max_size }, Problem::Fft { size, .. }) => {
             format!("{what} takes power-of-two sizes up to {max_size}, got {size}")
+        }
+        (Domain::SmoothSize { max_size }, Problem::Fft { size, .. }) => {
+            format!("{what} takes sizes of factors 2, 3, 5 and 7 up to {max_size}, got {size}")
         }
         (Domain::U8WindowUpTo { max_u8_window }, Problem::BoxFilter { window, .. }) => {
             format!("{what} takes u8 windows up to {max_u8_window} (the window sum must fit 32 bits), got {window}")

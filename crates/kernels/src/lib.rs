@@ -6,9 +6,11 @@
 
 pub mod box_fast;
 mod cache;
+pub mod conv1d_fft;
 mod conv2d_staging;
 mod custom;
 mod defines;
+pub mod fft_mixed;
 pub mod lms;
 pub mod paper004;
 mod source;

@@ -35,6 +35,7 @@ dspbench_conformance::conformance_tests! {
     fft_flow_graph: Fft "flow-graph";
     fft_flow_graph_shared: Fft "flow-graph-shared";
     fft_stockham: Fft "stockham";
+    fft_mixed_radix: Fft "mixed-radix";
     lms_per_channel: Lms "per-channel";
     lms_block: Lms "block";
 }

@@ -24,6 +24,7 @@ mod conv1d;
 mod conv1d_fft;
 mod conv2d;
 mod fft;
+mod fft_mixed;
 mod lms;
 mod stockham;
 
@@ -69,6 +70,7 @@ const VARIANTS: &[(VariantInfo, Planner)] = &[
     (fft::FLOW_GRAPH, fft::plan_flow_graph),
     (fft::FLOW_GRAPH_SHARED, fft::plan_flow_graph_shared),
     (fft::STOCKHAM, fft::plan_stockham),
+    (fft_mixed::VARIANT, fft_mixed::plan),
     (lms::PER_CHANNEL, lms::plan_per_channel),
     (lms::BLOCK, lms::plan_block),
 ];
@@ -119,6 +121,11 @@ fn refusal(info: &VariantInfo, problem: &Problem) -> String {
     match (info.domain, *problem) {
         (Domain::PowerOfTwoSize { max_size }, Problem::Fft { size, .. }) => {
             format!("radix-2 `{name}` needs a power-of-two size of at most {max_size} points, got {size}")
+        }
+        (Domain::SmoothSize { max_size }, Problem::Fft { size, .. }) => {
+            format!(
+                "mixed-radix `{name}` needs a size of factors 2, 3, 5 and 7 of at most {max_size} points, got {size}"
+            )
         }
         (Domain::FilterUpTo { max_taps }, Problem::Conv1d { m, .. }) => {
             format!("`{name}` takes filters of at most {max_taps} taps, got m = {m}")

@@ -35,7 +35,7 @@ pub(crate) enum LaneKind {
 /// dspbench's own backends; any other backend name in a record is a peer library. A folder's
 /// `machine.json` also lists the backends its run had, which covers backends added later.
 const OWN_BACKENDS: [&str; 4] = ["scalar", "simd", "cuda", "opencl"];
-const CPU_BACKENDS: [&str; 2] = ["scalar", "simd"];
+pub(crate) const CPU_BACKENDS: [&str; 2] = ["scalar", "simd"];
 const DEVICE_BACKENDS: [&str; 2] = ["cuda", "opencl"];
 /// The backend that runs peer libraries from dspbench itself: its lanes are peers too, whatever
 /// `machine.json` lists.

@@ -1,8 +1,16 @@
-//! The small DFTs the Stockham passes are built from (radix 2, 4 and 8, forward), applied to
-//! whole vectors of complex lanes: lane l of every input belongs to one butterfly.
+//! The small DFTs the Stockham passes are built from (radix 2, 4 and 8, and the odd radices 3,
+//! 5 and 7, forward), applied to whole vectors of complex lanes: lane l of every input belongs to
+//! one butterfly.
+//!
+//! The odd radices use the symmetric form: with a_j = x_j + x_(R-j) and b_j = x_j - x_(R-j) for
+//! 1 <= j <= (R-1)/2, output k and R-k share the real-constant sums
+//! m_k = x_0 + sum_j cos(2 pi j k / R) a_j and n_k = sum_j sin(2 pi j k / R) b_j, and are
+//! m_k -/+ i n_k: (R-1)^2/2 real multiply-adds on each part instead of (R-1)^2 complex multiplies.
 
 use crate::level::Level;
 use crate::vector::{mul_neg_i, scale_c32s};
+use dspbench_core::Complex32;
+use pulp::bytemuck::cast;
 
 /// The radix-`R` pieces of a pass.
 pub(crate) trait Butterfly<const R: usize> {
@@ -90,6 +98,109 @@ impl Butterfly<8> for Radix {
     }
 }
 
+/// cos(2 pi m / 3) and sin(2 pi m / 3) for m < 3 (so c = -1/2, s = sqrt(3)/2 at m = 1).
+const COS3: [f32; 3] = [1.0, -0.5, -0.5];
+const SIN3: [f32; 3] = [0.0, 0.866_025_4, -0.866_025_4];
+/// cos(2 pi m / 5) and sin(2 pi m / 5) for m < 5.
+const COS5: [f32; 5] = [1.0, 0.309_017, -0.809_017, -0.809_017, 0.309_017];
+const SIN5: [f32; 5] = [0.0, 0.951_056_5, 0.587_785_24, -0.587_785_24, -0.951_056_5];
+/// cos(2 pi m / 7) and sin(2 pi m / 7) for m < 7.
+const COS7: [f32; 7] = [1.0, 0.623_489_8, -0.222_520_93, -0.900_968_87, -0.900_968_87, -0.222_520_93, 0.623_489_8];
+const SIN7: [f32; 7] = [0.0, 0.781_831_5, 0.974_927_9, 0.433_883_73, -0.433_883_73, -0.974_927_9, -0.781_831_5];
+
+/// `acc + a * c` for a real `c`: one fused (or multiply and add) step on the parts as f32 lanes,
+/// a complex multiply and add on pulp's one-lane `scalar` level.
+#[inline(always)]
+fn mul_add_real<S: Level>(simd: S, a: S::c32s, c: f32, acc: S::c32s) -> S::c32s {
+    if size_of::<S::c32s>() == size_of::<S::f32s>() {
+        cast(simd.multiply_add_f32s(cast(a), simd.splat_f32s(c), cast(acc)))
+    } else {
+        simd.add_c32s(scale_c32s(simd, a, c), acc)
+    }
+}
+
+/// The DFT of odd radix `R` (H = (R - 1) / 2) in the symmetric form of the module documentation;
+/// `cos` and `sin` hold cos and sin of 2 pi m / R for m < R.
+#[inline(always)]
+fn odd_dft<S: Level, const R: usize, const H: usize>(
+    simd: S,
+    x: [S::c32s; R],
+    cos: &[f32; R],
+    sin: &[f32; R],
+) -> [S::c32s; R] {
+    // a_j, and -i b_j: the -i of every m_k - i n_k taken once per input pair.
+    let a: [S::c32s; H] = std::array::from_fn(|j| simd.add_c32s(x[j + 1], x[R - 1 - j]));
+    let b: [S::c32s; H] = std::array::from_fn(|j| mul_neg_i(simd, simd.sub_c32s(x[j + 1], x[R - 1 - j])));
+    let mut y = x;
+    y[0] = a.iter().fold(x[0], |sum, &a| simd.add_c32s(sum, a));
+    for k in 1..=H {
+        let mut m = x[0];
+        let mut n = scale_c32s(simd, b[0], sin[k % R]);
+        for j in 0..H {
+            m = mul_add_real(simd, a[j], cos[(j + 1) * k % R], m);
+            if j > 0 {
+                n = mul_add_real(simd, b[j], sin[(j + 1) * k % R], n);
+            }
+        }
+        y[k] = simd.add_c32s(m, n);
+        y[R - k] = simd.sub_c32s(m, n);
+    }
+    y
+}
+
+/// [`Butterfly::interleave`] through memory, for any radix and level: the odd radices' first
+/// passes run on the one-lane level (where it is the identity), so no shuffle form is needed.
+#[inline(always)]
+fn interleave_in_memory<S: Level, const R: usize>(x: [S::c32s; R]) -> [S::c32s; R] {
+    let lanes = S::C32_LANES;
+    let mut by_input = [[Complex32::default(); 16]; R];
+    for (row, &v) in by_input.iter_mut().zip(&x) {
+        S::as_mut_simd_c32s(&mut row[..lanes]).0[0] = v;
+    }
+    let mut lane_major = [[Complex32::default(); 16]; R];
+    for e in 0..R * lanes {
+        lane_major[e / lanes][e % lanes] = by_input[e % R][e / R];
+    }
+    std::array::from_fn(|v| S::as_simd_c32s(&lane_major[v][..lanes]).0[0])
+}
+
+impl Butterfly<3> for Radix {
+    /// c = -1/2, s = sqrt(3)/2: y0 = x0 + a, y1,2 = x0 + c a -/+ i s b.
+    #[inline(always)]
+    fn dft<S: Level>(simd: S, x: [S::c32s; 3]) -> [S::c32s; 3] {
+        odd_dft::<S, 3, 1>(simd, x, &COS3, &SIN3)
+    }
+
+    #[inline(always)]
+    fn interleave<S: Level>(_: S, x: [S::c32s; 3]) -> [S::c32s; 3] {
+        interleave_in_memory::<S, 3>(x)
+    }
+}
+
+impl Butterfly<5> for Radix {
+    #[inline(always)]
+    fn dft<S: Level>(simd: S, x: [S::c32s; 5]) -> [S::c32s; 5] {
+        odd_dft::<S, 5, 2>(simd, x, &COS5, &SIN5)
+    }
+
+    #[inline(always)]
+    fn interleave<S: Level>(_: S, x: [S::c32s; 5]) -> [S::c32s; 5] {
+        interleave_in_memory::<S, 5>(x)
+    }
+}
+
+impl Butterfly<7> for Radix {
+    #[inline(always)]
+    fn dft<S: Level>(simd: S, x: [S::c32s; 7]) -> [S::c32s; 7] {
+        odd_dft::<S, 7, 3>(simd, x, &COS7, &SIN7)
+    }
+
+    #[inline(always)]
+    fn interleave<S: Level>(_: S, x: [S::c32s; 7]) -> [S::c32s; 7] {
+        interleave_in_memory::<S, 7>(x)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,5 +276,23 @@ mod tests {
         check::<2>();
         check::<4>();
         check::<8>();
+        check::<3>();
+        check::<5>();
+        check::<7>();
+    }
+
+    #[test]
+    fn odd_radix_constants_are_the_roots_of_unity() {
+        fn check(cos: &[f32], sin: &[f32]) {
+            let r = cos.len();
+            for m in 0..r {
+                let angle = 2.0 * std::f64::consts::PI * m as f64 / r as f64;
+                assert!((cos[m] as f64 - angle.cos()).abs() < 1e-7, "cos 2 pi {m}/{r}");
+                assert!((sin[m] as f64 - angle.sin()).abs() < 1e-7, "sin 2 pi {m}/{r}");
+            }
+        }
+        check(&COS3, &SIN3);
+        check(&COS5, &SIN5);
+        check(&COS7, &SIN7);
     }
 }

@@ -49,6 +49,7 @@ dspbench_conformance::conformance_tests! {
     box_filter_recursive: BoxFilter "recursive";
     conv2d_direct: Conv2d "direct";
     fft_stockham: Fft "stockham";
+    fft_mixed_radix: Fft "mixed-radix";
     fft_vendor: Fft "vendor";
     lms_simd: Lms "simd";
 }
@@ -128,6 +129,24 @@ fn fft_runs_small_sizes_on_one_lane_and_vendor_has_no_avx512() {
         assert!(matches!(vendor, Err(Error::Unsupported(msg)) if msg.contains("AVX-512")));
         let default = plan("vendor", Problem::Fft { size: 1024, batch: 1 }).expect("plan");
         assert_eq!(default.exec_info().isa.as_deref(), Some("avx2"));
+    }
+}
+
+#[test]
+fn mixed_radix_refuses_larger_prime_factors_and_says_its_radices_and_level() {
+    for size in [11, 31, 33, 4097, 2 * 3 * 5 * 7 * 11] {
+        let refused = plan("mixed-radix", Problem::Fft { size, batch: 1 });
+        assert!(matches!(refused, Err(Error::Unsupported(msg)) if msg.contains("2, 3, 5 and 7")), "{size}");
+    }
+    assert!(matches!(plan("stockham", Problem::Fft { size: 1000, batch: 1 }), Err(Error::Unsupported(_))));
+    let best = Isa::best().name();
+    // 375 has no factor 2, so it runs on one lane; 1000 = 8 x 125 runs on the widest level.
+    for (size, radices, level) in [(1000, "8,5,5,5", best), (375, "5,5,5,3", "scalar"), (1536, "8,4,4,4,3", best)] {
+        let algorithm = plan("mixed-radix", Problem::Fft { size, batch: 2 }).expect("plan");
+        let info = algorithm.exec_info();
+        assert_eq!(info.isa.as_deref(), Some(level), "{size}");
+        assert_eq!(info.details.get("level").map(String::as_str), Some(level), "{size}");
+        assert_eq!(info.details.get("radices").map(String::as_str), Some(radices), "{size}");
     }
 }
 

@@ -1,6 +1,7 @@
 //! fft `stockham`: this crate's own FFT (`stockham.rs`: Stockham autosort, radix 8 and 4,
 //! vectorised with pulp). A batch is shared out between the threads a run of whole transforms
-//! at a time; a single transform large enough is shared out pass by pass.
+//! at a time; a single transform large enough is shared out pass by pass. The kernel here
+//! ([`plan_transform`]) runs `mixed-radix` too, the same engine on sizes of factors 2, 3, 5, 7.
 
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::stockham::Stockham;
@@ -20,13 +21,25 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 /// threads 5% slower than on one, 2^17 10% faster, 2^18 35% faster).
 const PARALLEL_PASSES_MIN_SIZE: usize = 1 << 17;
 
-pub(crate) fn plan(problem: &Problem, id: AlgorithmId, mut cpu: Cpu) -> Result<Box<dyn Algorithm>, Error> {
-    let Problem::Fft { size, batch } = *problem else { return Err(wrong_workload(&VARIANT, problem)) };
+pub(crate) fn plan(problem: &Problem, id: AlgorithmId, cpu: Cpu) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::Fft { size, .. } = *problem else { return Err(wrong_workload(&VARIANT, problem)) };
     if !size.is_power_of_two() {
         return Err(Error::unsupported(format!("`stockham` needs a power-of-two size, got {size}")));
     }
-    let fft = Stockham::new(size, cpu.isa);
-    // Sizes too small for one vector of the level run on the one-lane level: say so.
+    plan_transform(&VARIANT, Stockham::new(size, cpu.isa), problem, id, cpu)
+}
+
+/// The kernel of a planned engine `fft` for `problem` (an FFT of its size): the batch shared
+/// out between the threads of `cpu`, or a large single transform's passes.
+pub(crate) fn plan_transform(
+    variant: &'static VariantInfo,
+    fft: Stockham,
+    problem: &Problem,
+    id: AlgorithmId,
+    mut cpu: Cpu,
+) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::Fft { size, batch } = *problem else { return Err(wrong_workload(variant, problem)) };
+    // Sizes the level cannot vectorise run on the one-lane level: say so.
     cpu.isa = fft.isa();
     let zero = Complex32::default();
     let parallel_passes = batch == 1 && size >= PARALLEL_PASSES_MIN_SIZE && cpu.workers.threads() > 1;
@@ -38,6 +51,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId, mut cpu: Cpu) -> Result<B
     };
     let scratch = if parallel_passes { vec![vec![zero; size]] } else { vec![vec![zero; size]; chunks] };
     let kernel = FftStockham {
+        variant,
         size,
         fft,
         data: vec![zero; size * batch],
@@ -50,6 +64,7 @@ pub(crate) fn plan(problem: &Problem, id: AlgorithmId, mut cpu: Cpu) -> Result<B
 }
 
 struct FftStockham {
+    variant: &'static VariantInfo,
     size: usize,
     fft: Stockham,
     data: Vec<Complex32>,
@@ -65,7 +80,7 @@ impl Kernel for FftStockham {
     type Context = Cpu;
 
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
-        let Input::Fft { data, .. } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
+        let Input::Fft { data, .. } = input else { return Err(wrong_workload(self.variant, "this input")) };
         copy_checked(&mut self.data, data, "samples")
     }
 
@@ -93,6 +108,7 @@ impl Kernel for FftStockham {
         BTreeMap::from([
             ("radices".to_string(), radices.join(",")),
             ("split".to_string(), if self.parallel_passes { "passes" } else { "batch" }.to_string()),
+            ("level".to_string(), self.fft.isa().name().to_string()),
         ])
     }
 }

@@ -26,6 +26,7 @@ mod box_recursive;
 mod conv1d_direct;
 mod conv1d_fft;
 mod conv2d_direct;
+mod fft_mixed_radix;
 mod fft_stockham;
 mod fft_vendor;
 mod lms;
@@ -51,13 +52,14 @@ const TUNABLES: &[&str] = &["isa", "threads"];
 type Planner = fn(&Problem, AlgorithmId, Cpu) -> Result<Box<dyn Algorithm>, Error>;
 
 /// Every variant, with its planner: the one list `variants` and `plan` both read.
-const VARIANTS: [(VariantInfo, Planner); 8] = [
+const VARIANTS: [(VariantInfo, Planner); 9] = [
     (conv1d_direct::VARIANT, conv1d_direct::plan),
     (conv1d_fft::VARIANT, conv1d_fft::plan),
     (box_direct::VARIANT, box_direct::plan),
     (box_recursive::VARIANT, box_recursive::plan),
     (conv2d_direct::VARIANT, conv2d_direct::plan),
     (fft_stockham::VARIANT, fft_stockham::plan),
+    (fft_mixed_radix::VARIANT, fft_mixed_radix::plan),
     (fft_vendor::VARIANT, fft_vendor::plan),
     (lms::VARIANT, lms::plan),
 ];

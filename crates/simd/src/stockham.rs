@@ -1,5 +1,6 @@
-//! A forward complex FFT of power-of-two size: Stockham autosort, decimation in frequency,
-//! radix 8 and 4 (and one radix-2 pass where the bits do not divide), vectorised with pulp.
+//! A forward complex FFT of any size whose prime factors are 2, 3, 5 and 7: Stockham autosort,
+//! decimation in frequency, radix 8 and 4 (and one radix-2 or second radix-8 pass where the bits
+//! do not divide), then radix 3, 5 and 7 for the odd factors, vectorised with pulp.
 //!
 //! A pass of radix R takes sub-transforms of length n, interleaved with stride s (n s = N), and
 //! leaves sub-transforms of length n / R with stride s R. With n' = n / R, for every p < n' and
@@ -9,12 +10,18 @@
 //! y[q + s (R p + k)] = w_n^(p k) * sum_j x[q + s (p + j n')] * exp(-2 pi i j k / R),  k < R
 //! ```
 //!
-//! Reads and writes both run along q, so every pass with s >= the vector's lanes is vectorised
-//! across q, whole vectors in and out, with one twiddle per p. Only the first pass (s = 1) is
-//! not: it is vectorised across p, with per-lane twiddles from a table, and its R outputs per
-//! butterfly are interleaved in registers before they are stored. It is radix 8, so every later
-//! pass has s >= 8, as many complex lanes as the widest level (AVX-512) has. No bit reversal is
-//! needed: the output of the last pass is in natural order.
+//! Reads and writes both run along q, so every pass with s a multiple of the vector's lanes is
+//! vectorised across q, whole vectors in and out, with one twiddle per p. Only the first pass
+//! (s = 1) is not: it is vectorised across p, with per-lane twiddles from a table, and its R
+//! outputs per butterfly are interleaved in registers before they are stored. It is radix 8, so
+//! every later pass has s a multiple of 8, as many complex lanes as the widest level (AVX-512)
+//! has. Where the first pass's butterflies (N / 8) are not a whole number of vectors, the last
+//! vector of a range overlaps the one before and stores only its new butterflies' outputs. No bit
+//! reversal is needed: the output of the last pass is in natural order.
+//!
+//! A size that cannot be planned that way (fewer than three factors 2, or fewer butterflies in
+//! the first pass than one vector has lanes) runs on the one-lane `scalar` level, where every
+//! stride is a whole number of vectors; [`Stockham::isa`] says which level runs.
 //!
 //! Each pass reads one buffer and writes another, so the transform runs from the input buffer
 //! (left untouched) into the output and a scratch buffer in turn, the last pass into the output.
@@ -51,15 +58,23 @@ impl Pass {
 }
 
 impl Stockham {
-    /// Plans a transform of `size` points (a power of two) on `isa`. Sizes too small to fill one
-    /// vector of the first pass (fewer than 8 butterflies' worth of lanes) run on the one-lane
-    /// `scalar` level instead; [`Stockham::isa`] says which level runs.
+    /// Plans a transform of `size` points (a power of two, or any size of factors 2, 3, 5 and 7)
+    /// on `isa`. Sizes whose first pass is not radix 8 or too small to fill one vector run on the
+    /// one-lane `scalar` level instead; [`Stockham::isa`] says which level runs.
+    ///
+    /// # Panics
+    /// If `size` is 0 or has a prime factor above 7.
     pub(crate) fn new(size: usize, isa: Isa) -> Stockham {
-        debug_assert!(size.is_power_of_two());
-        let isa = if size / 8 >= isa.c32_lanes() { isa } else { Isa::Scalar(pulp::Scalar::new()) };
+        Stockham::with_plan(size, isa, plan_radices(size))
+    }
+
+    /// [`Stockham::new`] with the radices given (their product is `size`).
+    pub(crate) fn with_plan(size: usize, isa: Isa, plan: Vec<usize>) -> Stockham {
+        debug_assert_eq!(plan.iter().product::<usize>(), size);
+        let isa = if vectorises(&plan, size, isa.c32_lanes()) { isa } else { Isa::Scalar(pulp::Scalar::new()) };
         let mut passes = Vec::new();
         let (mut n, mut stride) = (size, 1);
-        for radix in radices(size.trailing_zeros()) {
+        for radix in plan {
             let spans = n / radix;
             let twiddle = |p: usize, k: usize| {
                 let angle = -2.0 * std::f64::consts::PI * (p * k) as f64 / n as f64;
@@ -147,6 +162,41 @@ impl Stockham {
 /// Runs one pass from a source buffer into a destination buffer.
 type PassRunner<'a> = dyn FnMut(&Pass, &[Complex32], &mut [Complex32]) + 'a;
 
+/// The radices for `size` points: those of its power-of-two part ([`radices`]: 8 first where
+/// there are three factors 2), then the odd factors, 5s, 3s and 7s in that order.
+///
+/// # Panics
+/// If `size` is 0 or has a prime factor above 7.
+pub(crate) fn plan_radices(size: usize) -> Vec<usize> {
+    let Some(factors) = dspbench_core::smooth_factors(size) else {
+        panic!("a Stockham FFT plans sizes of factors 2, 3, 5 and 7, not {size}")
+    };
+    let mut plan = radices(size.trailing_zeros());
+    for odd in ODD_RADICES {
+        plan.extend(factors.iter().filter(|&&f| f == odd));
+    }
+    plan
+}
+
+/// The order of the odd radices after the power-of-two ones.
+const ODD_RADICES: [usize; 3] = [5, 3, 7];
+
+/// Whether `plan` for `size` points runs vectorised with `lanes` complex lanes: a radix-8 first
+/// pass of at least one vector of butterflies, and every later stride whole vectors.
+fn vectorises(plan: &[usize], size: usize, lanes: usize) -> bool {
+    if lanes == 1 {
+        return true;
+    }
+    let Some((&first, rest)) = plan.split_first() else { return false };
+    let mut stride = first;
+    let later_strides_whole = rest.iter().all(|&radix| {
+        let whole = stride % lanes == 0;
+        stride *= radix;
+        whole
+    });
+    first == 8 && size / 8 >= lanes && later_strides_whole
+}
+
 /// The radices for 2^bits points: 8 first (see the module documentation), then 4s, with one 8
 /// or 2 where the bits left are odd. Fewer than 3 bits: one pass of radix 2^bits (none for 1 point).
 fn radices(bits: u32) -> Vec<usize> {
@@ -181,16 +231,27 @@ impl WithLevel for PassOp<'_> {
             (2, true) => first_pass::<S, 2>(simd, self),
             (4, true) => first_pass::<S, 4>(simd, self),
             (8, true) => first_pass::<S, 8>(simd, self),
+            (3, true) => first_pass::<S, 3>(simd, self),
+            (5, true) => first_pass::<S, 5>(simd, self),
+            (7, true) => first_pass::<S, 7>(simd, self),
             (2, false) => later_pass::<S, 2>(simd, self),
             (4, false) => later_pass::<S, 4>(simd, self),
             (8, false) => later_pass::<S, 8>(simd, self),
-            (radix, _) => unreachable!("radices() plans radix 2, 4 or 8, not {radix}"),
+            (3, false) => later_pass::<S, 3>(simd, self),
+            (5, false) => later_pass::<S, 5>(simd, self),
+            (7, false) => later_pass::<S, 7>(simd, self),
+            (radix, _) => unreachable!("plan_radices() plans radix 2, 3, 4, 5, 7 or 8, not {radix}"),
         }
     }
 }
 
 /// s = 1: a vector holds consecutive p. Their twiddles are consecutive table entries, and the
 /// R outputs of a butterfly land next to each other, so the R result vectors are interleaved.
+///
+/// A range of p that is not whole vectors ends with the vector of its last `lanes` p, which
+/// overlaps the one before (or the range before: the pass has at least `lanes` p); of its R
+/// output vectors, those of the new p are stored, whole vectors where R times the new p is a
+/// multiple of the lanes (always for radix 8). Otherwise the new p run on the one-lane level.
 #[inline(always)]
 fn first_pass<S: Level, const R: usize>(simd: S, op: PassOp<'_>)
 where
@@ -198,7 +259,7 @@ where
 {
     let PassOp { pass, src, dst, spans } = op;
     let (lanes, spans_total) = (S::C32_LANES, pass.spans());
-    let vectors = spans.len() / lanes;
+    let (vectors, left) = (spans.len() / lanes, spans.len() % lanes);
     // Input j and twiddle row k as vectors of this chunk's p, all `vectors` long, so that indexing
     // them below needs no bounds checks.
     let inputs: [&[S::c32s]; R] =
@@ -207,7 +268,8 @@ where
         let row = k.saturating_sub(1) * spans_total + spans.start;
         &S::as_simd_c32s(&pass.twiddles[row..]).0[..vectors]
     });
-    let outputs = &mut S::as_mut_simd_c32s(dst).0[..vectors * R];
+    let (whole, rest) = dst.split_at_mut(vectors * lanes * R);
+    let outputs = &mut S::as_mut_simd_c32s(whole).0[..vectors * R];
     for (v, out) in outputs.chunks_exact_mut(R).enumerate() {
         let mut y = Radix::dft(simd, std::array::from_fn(|j| inputs[j][v]));
         for k in 1..R {
@@ -215,6 +277,22 @@ where
         }
         out.copy_from_slice(&Radix::interleave(simd, y));
     }
+    if left == 0 {
+        return;
+    }
+    let new_vectors = left * R / lanes;
+    if (left * R) % lanes != 0 || spans.end < lanes {
+        let tail = spans.end - left..spans.end;
+        return first_pass::<pulp::Scalar, R>(pulp::Scalar::new(), PassOp { pass, src, dst: rest, spans: tail });
+    }
+    let p0 = spans.end - lanes;
+    let load = |at: &[Complex32]| S::as_simd_c32s(&at[..lanes]).0[0];
+    let mut y = Radix::dft(simd, std::array::from_fn(|j| load(&src[j * spans_total + p0..])));
+    for (k, y) in y.iter_mut().enumerate().skip(1) {
+        *y = simd.mul_c32s(load(&pass.twiddles[(k - 1) * spans_total + p0..]), *y);
+    }
+    let y = Radix::interleave(simd, y);
+    S::as_mut_simd_c32s(&mut rest[..new_vectors * lanes]).0.copy_from_slice(&y[R - new_vectors..]);
 }
 
 /// s >= lanes: a vector holds consecutive q of one p, whose twiddles are the same for all.
@@ -259,6 +337,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn smooth_plans_multiply_to_the_size_and_vectorise_where_they_should() {
+        for size in (1..=100_000).filter(|&n| dspbench_core::is_smooth(n)) {
+            let plan = plan_radices(size);
+            assert_eq!(plan.iter().product::<usize>(), size, "{size}: {plan:?}");
+            let pow2 = 1usize << size.trailing_zeros();
+            let (even, odd): (Vec<usize>, Vec<usize>) = plan.iter().partition(|&&r| r % 2 == 0);
+            // The power-of-two radices, exactly as a power-of-two size plans them, then the odd ones.
+            assert_eq!(even, radices(size.trailing_zeros()), "{size}");
+            assert_eq!(&plan[..even.len()], &even[..], "{size}: power-of-two radices first");
+            assert!(odd.iter().all(|r| [3, 5, 7].contains(r)), "{size}: {plan:?}");
+            if pow2 >= 8 {
+                assert_eq!(plan[0], 8, "{size}");
+                // Every later stride is a multiple of 8 complex lanes, the widest level's.
+                let mut stride = plan[0];
+                for &r in &plan[1..] {
+                    assert_eq!(stride % 8, 0, "{size}: {plan:?}");
+                    stride *= r;
+                }
+            }
+            for lanes in [1, 2, 4, 8] {
+                let expected = lanes == 1 || (pow2 >= 8 && size / 8 >= lanes);
+                assert_eq!(vectorises(&plan, size, lanes), expected, "{size} on {lanes} lanes: {plan:?}");
+            }
+        }
+        assert_eq!(plan_radices(1000), [8, 5, 5, 5]);
+        assert_eq!(plan_radices(1536), [8, 4, 4, 4, 3]);
+        assert_eq!(plan_radices(6000), [8, 2, 5, 5, 5, 3]);
+        assert_eq!(plan_radices(100_000), [8, 4, 5, 5, 5, 5, 5]);
+        assert_eq!(plan_radices(210), [2, 5, 3, 7]);
+        assert_eq!(plan_radices(1), Vec::<usize>::new());
+        assert!(std::panic::catch_unwind(|| plan_radices(11)).is_err());
+    }
+
+    #[test]
     fn radices_cover_every_bit_and_start_with_8() {
         for bits in 0..=24u32 {
             let r = radices(bits);
@@ -273,16 +385,23 @@ mod tests {
         assert_eq!(radices(4), [8, 2]);
     }
 
+    /// The DFT of `x` by its definition, in f64.
     fn dft(x: &[Complex32]) -> Vec<Complex32> {
         let n = x.len();
+        let roots: Vec<(f64, f64)> = (0..n)
+            .map(|m| {
+                let angle = -2.0 * std::f64::consts::PI * m as f64 / n as f64;
+                (angle.cos(), angle.sin())
+            })
+            .collect();
         (0..n)
             .map(|k| {
                 x.iter()
                     .enumerate()
                     .map(|(j, &v)| {
-                        let angle = -2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64;
+                        let (c, s) = roots[(j * k) % n];
                         let (re, im) = (v.re as f64, v.im as f64);
-                        (re * angle.cos() - im * angle.sin(), re * angle.sin() + im * angle.cos())
+                        (re * c - im * s, re * s + im * c)
                     })
                     .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
             })
@@ -316,6 +435,57 @@ mod tests {
                 }
                 assert_eq!(out, par, "{} n={n}: parallel passes differ", fft.isa().name());
             }
+        }
+    }
+
+    /// Every smooth size up to 64 and some larger ones (three 2s and an odd part, one vector or
+    /// a few, a first pass of butterflies that are not whole vectors), at every level and on
+    /// 1 to 3 threads, against a direct DFT in f64.
+    #[test]
+    fn smooth_sizes_match_the_definition_at_every_level_and_in_parallel() {
+        let sizes = (1..=64usize)
+            .filter(|&n| dspbench_core::is_smooth(n))
+            .chain([72, 80, 120, 168, 189, 200, 210, 375, 392, 1000, 1536, 2744, 6000, 6048]);
+        let pools: Vec<Workers> = [2, 3].map(|t| Workers::new(t).unwrap()).into();
+        for n in sizes {
+            let input: Vec<Complex32> = (0..n)
+                .map(|i| Complex32::new(((i * 7919) % 13) as f32 - 6.0, ((i * i) % 11) as f32 * 0.25 - 1.0))
+                .collect();
+            let expected = dft(&input);
+            let scale = expected.iter().map(|z| z.norm()).fold(1.0f32, f32::max);
+            for isa in Isa::available() {
+                let fft = Stockham::new(n, isa);
+                let (mut out, mut scratch) = (vec![Complex32::default(); n], vec![Complex32::default(); n]);
+                fft.transform(&input, &mut out, &mut scratch);
+                for k in 0..n {
+                    let err = (out[k] - expected[k]).norm();
+                    assert!(
+                        err < 2e-6 * scale * (n as f32).log2().max(1.0),
+                        "{} n={n} {:?} k={k}: {} vs {}",
+                        fft.isa().name(),
+                        fft.radices(),
+                        out[k],
+                        expected[k]
+                    );
+                }
+                for workers in &pools {
+                    let (mut par, mut scratch) = (vec![Complex32::default(); n], vec![Complex32::default(); n]);
+                    fft.transform_parallel(workers, &input, &mut par, &mut scratch);
+                    assert_eq!(out, par, "{} n={n}: parallel passes differ", fft.isa().name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_that_do_not_vectorise_run_on_one_lane() {
+        let best = Isa::best();
+        for (size, vectorised) in
+            [(15, false), (210, false), (375, false), (8 * 3, best.c32_lanes() <= 3), (1000, true)]
+        {
+            let fft = Stockham::new(size, best);
+            let expected = if vectorised { best.name() } else { "scalar" };
+            assert_eq!(fft.isa().name(), expected, "{size}");
         }
     }
 }

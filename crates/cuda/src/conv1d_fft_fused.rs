@@ -1,0 +1,119 @@
+//! conv1d `fft-fused`: our own overlap-save fast convolution in one kernel
+//! (kernels/cuda/conv1d_fft_fused.cu: two signal segments a block, transformed, multiplied and
+//! transformed back in shared memory). The filter's spectrum is data, computed once at upload
+//! with cuFFT; a run is one launch.
+
+use crate::compile::Module;
+use crate::context::Gpu;
+use crate::cufft::FftPlan;
+use crate::launch::{blocks_for, describe, Launch};
+use crate::memory::{alloc, copy_to_device, copy_to_host, fill_bytes, POISON_FLOAT};
+use crate::planned::{floats_mut, wrong_input, GpuKernel, PlanContext};
+use cudarc::cufft::FftDirection;
+use cudarc::driver::{CudaSlice, PushKernelArg};
+use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::conv1d_fft::{OverlapSave, FUSED_MAX_TAPS};
+use dspbench_kernels::Defines;
+use std::collections::BTreeMap;
+
+pub(crate) const VARIANT: VariantInfo = VariantInfo {
+    workload: Workload::Conv1d,
+    name: "fft-fused",
+    summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
+              passes in shared memory (filters up to 8192 taps)",
+    tunables: &["fft_len"],
+    domain: Domain::FilterUpTo { max_taps: FUSED_MAX_TAPS },
+};
+
+pub(crate) const FILE: &str = "conv1d_fft_fused";
+
+/// Points each thread holds (the kernel's PPT).
+const POINTS_PER_THREAD: usize = 16;
+
+pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
+    let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?)?;
+    let module = ctx.compiler.load(ctx.gpu, FILE, Defines::new().set("LOG2_SIZE", s.fft_len.trailing_zeros()))?;
+    let threads = (s.fft_len / POINTS_PER_THREAD) as u32;
+    let pitch = s.fft_len + s.fft_len / 16 + 1;
+    let grid = blocks_for(s.blocks(), 1, "fft-fused blocks")?;
+    let launch = Launch::with_shared(&module, "conv1d_fft_fused", (grid, 1), (threads, 1), (8 * pitch) as u32)?;
+    let stream = &ctx.gpu.stream;
+    let kernel = FusedFftConv1d {
+        n,
+        m,
+        s,
+        x: alloc(stream, n, "the signal")?,
+        filter: alloc(stream, 2 * s.fft_len, "the filter spectrum")?,
+        y: alloc(stream, n + m - 1, "the output")?,
+        filter_plan: FftPlan::new(ctx.gpu, s.fft_len, 1)?,
+        module,
+        launch,
+    };
+    ctx.finish(kernel)
+}
+
+struct FusedFftConv1d {
+    n: usize,
+    m: usize,
+    s: OverlapSave,
+    x: CudaSlice<f32>,
+    /// The filter's spectrum at fft_len points (interleaved complex).
+    filter: CudaSlice<f32>,
+    y: CudaSlice<f32>,
+    filter_plan: FftPlan,
+    module: Module,
+    launch: Launch,
+}
+
+impl GpuKernel for FusedFftConv1d {
+    fn copy_in(&mut self, gpu: &Gpu, input: &Input) -> Result<u64, Error> {
+        let Input::Conv1d { signal, filter } = input else { return Err(wrong_input()) };
+        if signal.len() != self.n || filter.len() != self.m {
+            return Err(Error::input("conv1d buffers do not match the planned n and m"));
+        }
+        copy_to_device(&gpu.stream, signal, &mut self.x, "the signal")?;
+        // The filter goes in as the real parts of its zero-padded transform input.
+        let mut padded = vec![0.0f32; 2 * self.s.fft_len];
+        for (slot, &tap) in padded.chunks_exact_mut(2).zip(filter) {
+            slot[0] = tap;
+        }
+        copy_to_device(&gpu.stream, &padded, &mut self.filter, "the filter")?;
+        Ok(4 * (signal.len() + filter.len()) as u64)
+    }
+
+    fn prepare(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        self.filter_plan.exec(gpu, None, &mut self.filter, FftDirection::Forward)
+    }
+
+    fn poison(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        fill_bytes(&gpu.stream, &mut self.y, POISON_FLOAT)
+    }
+
+    fn launch(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        let (n, m, block_len, n_out) =
+            (self.n as i32, self.m as i32, self.s.block_len as i32, (self.n + self.m - 1) as i32);
+        let scale = 1.0f32 / self.s.fft_len as f32;
+        let mut b = gpu.stream.launch_builder(&self.launch.function);
+        b.arg(&self.x).arg(&n).arg(&self.filter).arg(&scale).arg(&m).arg(&block_len).arg(&n_out).arg(&mut self.y);
+        // SAFETY: (x, n, h_spectrum, scale, m, block_len, n_out, y) as declared; the spectrum holds
+        // fft_len points, y n_out floats, and the grid covers every segment.
+        unsafe { b.launch(self.launch.config) }.map_err(crate::error::driver("launching conv1d_fft_fused"))?;
+        Ok(())
+    }
+
+    fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
+        let y = floats_mut(output)?;
+        copy_to_host(&gpu.stream, &self.y, y, "the output")?;
+        Ok(4 * y.len() as u64)
+    }
+
+    fn details(&self) -> BTreeMap<String, String> {
+        let mut d = describe(&[&self.module], &[&self.launch]);
+        d.insert("fft_len".into(), self.s.fft_len.to_string());
+        d.insert("block_len".into(), self.s.block_len.to_string());
+        d.insert("segments".into(), self.s.segments.to_string());
+        d.insert("spectrum".into(), format!("cuFFT {}", crate::cufft::version().unwrap_or_default()));
+        d
+    }
+}
