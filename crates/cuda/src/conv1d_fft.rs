@@ -29,6 +29,30 @@ const THREADS: u32 = 256;
 /// Most transforms one multiply launch covers (a grid's y dimension).
 const MAX_GRID_Y: usize = 65535;
 
+/// Copies a conv1d input to the device for the FFT forms: the signal as it is, the filter as the
+/// real parts of its transform input, zero-padded to `fft_len` points (transformed in place at
+/// `prepare`). Returns the bytes moved.
+pub(crate) fn upload(
+    gpu: &Gpu,
+    input: &Input,
+    (n, m): (usize, usize),
+    fft_len: usize,
+    x: &mut CudaSlice<f32>,
+    filter_spectrum: &mut CudaSlice<f32>,
+) -> Result<u64, Error> {
+    let Input::Conv1d { signal, filter } = input else { return Err(wrong_input()) };
+    if signal.len() != n || filter.len() != m {
+        return Err(Error::input("conv1d buffers do not match the planned n and m"));
+    }
+    copy_to_device(&gpu.stream, signal, x, "the signal")?;
+    let mut padded = vec![0.0f32; 2 * fft_len];
+    for (slot, &tap) in padded.chunks_exact_mut(2).zip(filter) {
+        slot[0] = tap;
+    }
+    copy_to_device(&gpu.stream, &padded, filter_spectrum, "the filter")?;
+    Ok(4 * (signal.len() + filter.len()) as u64)
+}
+
 pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
     let s = Sections::from_tunables(n, m, ctx.tunables)?;
@@ -127,18 +151,7 @@ impl FftConv1d {
 
 impl GpuKernel for FftConv1d {
     fn copy_in(&mut self, gpu: &Gpu, input: &Input) -> Result<u64, Error> {
-        let Input::Conv1d { signal, filter } = input else { return Err(wrong_input()) };
-        if signal.len() != self.n || filter.len() != self.m {
-            return Err(Error::input("conv1d buffers do not match the planned n and m"));
-        }
-        copy_to_device(&gpu.stream, signal, &mut self.x, "the signal")?;
-        // The filter goes in as the real parts of its zero-padded transform input.
-        let mut padded = vec![0.0f32; 2 * self.s.fft_len];
-        for (slot, &tap) in padded.chunks_exact_mut(2).zip(filter) {
-            slot[0] = tap;
-        }
-        copy_to_device(&gpu.stream, &padded, &mut self.filter, "the filter")?;
-        Ok(4 * (signal.len() + filter.len()) as u64)
+        upload(gpu, input, (self.n, self.m), self.s.fft_len, &mut self.x, &mut self.filter)
     }
 
     fn prepare(&mut self, gpu: &Gpu) -> Result<(), Error> {

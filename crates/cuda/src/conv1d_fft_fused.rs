@@ -5,14 +5,15 @@
 
 use crate::compile::Module;
 use crate::context::Gpu;
+use crate::conv1d_fft::upload;
 use crate::cufft::FftPlan;
 use crate::launch::{blocks_for, describe, Launch};
-use crate::memory::{alloc, copy_to_device, copy_to_host, fill_bytes, POISON_FLOAT};
+use crate::memory::{alloc, copy_to_host, fill_bytes, POISON_FLOAT};
 use crate::planned::{floats_mut, wrong_input, GpuKernel, PlanContext};
 use cudarc::cufft::FftDirection;
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
-use dspbench_kernels::conv1d_fft::{OverlapSave, FUSED_MAX_TAPS};
+use dspbench_kernels::conv1d_fft::{fused_max_taps, OverlapSave, FUSED_MAX_FFT_LEN};
 use dspbench_kernels::Defines;
 use std::collections::BTreeMap;
 
@@ -22,7 +23,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
               passes in shared memory (filters up to 8192 taps)",
     tunables: &["fft_len"],
-    domain: Domain::FilterUpTo { max_taps: FUSED_MAX_TAPS },
+    domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
 
 pub(crate) const FILE: &str = "conv1d_fft_fused";
@@ -32,7 +33,7 @@ const POINTS_PER_THREAD: usize = 16;
 
 pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
-    let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?)?;
+    let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN)?;
     let module = ctx.compiler.load(ctx.gpu, FILE, Defines::new().set("LOG2_SIZE", s.fft_len.trailing_zeros()))?;
     let threads = (s.fft_len / POINTS_PER_THREAD) as u32;
     let pitch = s.fft_len + s.fft_len / 16 + 1;
@@ -68,18 +69,7 @@ struct FusedFftConv1d {
 
 impl GpuKernel for FusedFftConv1d {
     fn copy_in(&mut self, gpu: &Gpu, input: &Input) -> Result<u64, Error> {
-        let Input::Conv1d { signal, filter } = input else { return Err(wrong_input()) };
-        if signal.len() != self.n || filter.len() != self.m {
-            return Err(Error::input("conv1d buffers do not match the planned n and m"));
-        }
-        copy_to_device(&gpu.stream, signal, &mut self.x, "the signal")?;
-        // The filter goes in as the real parts of its zero-padded transform input.
-        let mut padded = vec![0.0f32; 2 * self.s.fft_len];
-        for (slot, &tap) in padded.chunks_exact_mut(2).zip(filter) {
-            slot[0] = tap;
-        }
-        copy_to_device(&gpu.stream, &padded, &mut self.filter, "the filter")?;
-        Ok(4 * (signal.len() + filter.len()) as u64)
+        upload(gpu, input, (self.n, self.m), self.s.fft_len, &mut self.x, &mut self.filter)
     }
 
     fn prepare(&mut self, gpu: &Gpu) -> Result<(), Error> {

@@ -12,7 +12,8 @@ use crate::memory::{alloc, copy_to_device};
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
-use dspbench_kernels::fft_mixed::{self, Options, Pass};
+use dspbench_kernels::fft_layout::Layout;
+use dspbench_kernels::fft_mixed::{self, Options};
 use std::collections::BTreeMap;
 
 pub(crate) const FILE: &str = "fft_mixed";
@@ -37,7 +38,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let options = Options::from_tunables(ctx.tunables, DEFAULT_THREADS)?;
     let mut launches = Vec::new();
     for pass in fft_mixed::passes(size, batch)? {
-        let shape = fft_mixed::shape(&pass, sms, options.max_threads);
+        let shape = fft_mixed::shape(&pass, sms, &options);
         let (defines, table) = fft_mixed::defines(pass.len, &shape, &options);
         let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
         let grid = blocks_for(pass.total_columns, shape.columns, "mixed-radix blocks")?;
@@ -56,7 +57,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
 }
 
 struct PassLaunch {
-    pass: Pass,
+    pass: Layout,
     radices: Vec<usize>,
     module: Module,
     launch: Launch,
@@ -65,18 +66,8 @@ struct PassLaunch {
 
 impl PassLaunch {
     fn run(&self, gpu: &Gpu, src: &CudaSlice<f32>, dst: &mut CudaSlice<f32>) -> Result<(), Error> {
-        let p = &self.pass;
-        let int = |v: usize| v as i32; // every value is at most batch * size <= i32::MAX
-        let args = [
-            int(p.columns_per_batch),
-            int(p.in_stride),
-            int(p.in_dist),
-            int(p.out_stride),
-            int(p.out_dist),
-            int(p.batch_dist),
-            int(p.twiddle_n),
-            int(p.total_columns),
-        ];
+        // Every value is at most batch * size <= i32::MAX.
+        let args = self.pass.args().map(|v| v as i32);
         let mut b = gpu.stream.launch_builder(&self.launch.function);
         b.arg(src).arg(dst).arg(&self.twiddles);
         for a in &args {

@@ -11,6 +11,7 @@ use crate::memory::alloc;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::{Algorithm, Domain, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_kernels::fft_layout::Layout;
 use dspbench_kernels::Defines;
 use std::collections::BTreeMap;
 
@@ -36,22 +37,6 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
 };
 
-/// One launch of the kernel: `columns` transforms of 2^log2_len points, laid out as the
-/// kernel's arguments say (see kernels/cuda/fft_stockham.cu).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Pass {
-    pub log2_len: u32,
-    pub columns_per_batch: usize,
-    pub in_stride: usize,
-    pub in_dist: usize,
-    pub out_stride: usize,
-    pub out_dist: usize,
-    pub batch_dist: usize,
-    /// N for the four-step twiddle applied on load, 0 for none.
-    pub twiddle_n: usize,
-    pub total_columns: usize,
-}
-
 /// The passes for `batch` transforms of `size` = 2^lg points: one when a transform fits a
 /// block; else N = N1 N2 with N1 = 2^floor(lg/2) (or the `first_len` tunable): N2 strided
 /// N1-point transforms into a scratch buffer, then N1 contiguous N2-point transforms with the
@@ -60,57 +45,23 @@ pub(crate) struct Pass {
 /// (at most 4096 points a column, 16384 a block) beats a long contiguous pass (measured on an
 /// H100 at 16 x 2^20: 1024 x 1024 0.263 ms, 64 x 16384 0.548 ms, whose 16384-point columns go
 /// one a block and write 8 bytes of every 32-byte sector).
-pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec<Pass> {
+pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec<Layout> {
     let lg = size.trailing_zeros();
     if size <= BLOCK_POINTS && first_len.is_none() {
-        return vec![Pass {
-            log2_len: lg,
-            columns_per_batch: 1,
-            in_stride: 1,
-            in_dist: size,
-            out_stride: 1,
-            out_dist: size,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch,
-        }];
+        return vec![Layout::contiguous(size, batch)];
     }
     let n1 = first_len.unwrap_or(1usize << (lg / 2));
-    let n2 = size / n1;
-    vec![
-        Pass {
-            log2_len: n1.trailing_zeros(),
-            columns_per_batch: n2,
-            in_stride: n2,
-            in_dist: 1,
-            out_stride: n2,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch * n2,
-        },
-        Pass {
-            log2_len: n2.trailing_zeros(),
-            columns_per_batch: n1,
-            in_stride: 1,
-            in_dist: n2,
-            out_stride: n1,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: size,
-            total_columns: batch * n1,
-        },
-    ]
+    Layout::four_step(n1, size / n1, batch).to_vec()
 }
 
 /// Transforms per block for `pass`: when the pass is strided, 4096 points' worth and at least
 /// 4 (so consecutive columns make whole 32-byte sectors), 16384 points' worth for columns
 /// longer than 1024 points, or the `columns` tunable; for contiguous ones, up to 4096
 /// points, fewer when the batch is small, so that every SM gets at least two blocks.
-pub(crate) fn columns_per_block(pass: &Pass, sms: u32, strided_columns: Option<usize>) -> usize {
-    let len = 1usize << pass.log2_len;
+pub(crate) fn columns_per_block(pass: &Layout, sms: u32, strided_columns: Option<usize>) -> usize {
+    let len = pass.len;
     let most = (MULTI_COLUMN_POINTS / len).clamp(1, MAX_THREADS);
-    if pass.in_stride != 1 || pass.out_stride != 1 {
+    if pass.strided() {
         // Columns longer than 1024 points take blocks of 16384 points (H100, 4 x 2^22: 8 columns of
         // 2048 0.323 ms, 4 of them 0.349); shorter ones 4096 (16 x 2^20: 4 columns of 1024 0.264 ms,
         // 8 0.268, 16 0.303).
@@ -127,9 +78,8 @@ pub(crate) fn columns_per_block(pass: &Pass, sms: u32, strided_columns: Option<u
 /// small to give every SM two blocks of one transform each: twice the threads then hide more
 /// of the latency of the few blocks there are (H100, 64 x 1024: 4.8 us of kernel time instead
 /// of 7.1, cuFFT 4.4; at 16384 x 1024 radix 16 stays the faster).
-pub(crate) fn points_per_thread(pass: &Pass, sms: u32) -> usize {
-    let contiguous = pass.in_stride == 1 && pass.out_stride == 1;
-    if contiguous && pass.total_columns < 2 * sms as usize && (1usize << pass.log2_len) <= 8 * MAX_THREADS {
+pub(crate) fn points_per_thread(pass: &Layout, sms: u32) -> usize {
+    if !pass.strided() && pass.total_columns < 2 * sms as usize && pass.len <= 8 * MAX_THREADS {
         8
     } else {
         16
@@ -173,12 +123,14 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         let sms = ctx.gpu.facts.limits.sms;
         let columns = columns_per_block(&pass, sms, strided_columns);
         let per_thread = points_per_thread(&pass, sms);
-        let defines =
-            Defines::new().set("LOG2_SIZE", pass.log2_len).set("COLUMNS", columns).set("POINTS_PER_THREAD", per_thread);
+        let defines = Defines::new()
+            .set("LOG2_SIZE", pass.log2_len())
+            .set("COLUMNS", columns)
+            .set("POINTS_PER_THREAD", per_thread);
         let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
-        let block = (threads(pass.log2_len, columns, per_thread), 1);
-        let shared = (8 * columns * pitch(pass.log2_len)) as u32;
+        let block = (threads(pass.log2_len(), columns, per_thread), 1);
+        let shared = (8 * columns * pitch(pass.log2_len())) as u32;
         launches.push((pass, Launch::with_shared(&module, "fft_stockham", (grid, 1), block, shared)?));
         modules.push(module);
     }
@@ -196,27 +148,18 @@ struct StockhamFft {
     /// Between the two passes of a four-step transform.
     scratch: Option<CudaSlice<f32>>,
     modules: Vec<Module>,
-    launches: Vec<(Pass, Launch)>,
+    launches: Vec<(Layout, Launch)>,
 }
 
 fn launch_pass(
     gpu: &Gpu,
-    pass: &Pass,
+    pass: &Layout,
     launch: &Launch,
     src: &CudaSlice<f32>,
     dst: &mut CudaSlice<f32>,
 ) -> Result<(), Error> {
-    let int = |v: usize| v as i32; // every value is at most batch * size <= i32::MAX
-    let args = [
-        int(pass.columns_per_batch),
-        int(pass.in_stride),
-        int(pass.in_dist),
-        int(pass.out_stride),
-        int(pass.out_dist),
-        int(pass.batch_dist),
-        int(pass.twiddle_n),
-        int(pass.total_columns),
-    ];
+    // Every value is at most batch * size <= i32::MAX.
+    let args = pass.args().map(|v| v as i32);
     let mut b = gpu.stream.launch_builder(&launch.function);
     b.arg(src).arg(dst);
     for a in &args {
@@ -257,7 +200,7 @@ impl GpuKernel for StockhamFft {
         let modules: Vec<&Module> = self.modules.iter().collect();
         let launches: Vec<&Launch> = self.launches.iter().map(|(_, l)| l).collect();
         let mut d = describe(&modules, &launches);
-        let lens: Vec<String> = self.launches.iter().map(|(p, _)| (1usize << p.log2_len).to_string()).collect();
+        let lens: Vec<String> = self.launches.iter().map(|(p, _)| p.len.to_string()).collect();
         d.insert("pass_lengths".into(), lens.join(" x "));
         d
     }
@@ -276,17 +219,17 @@ mod tests {
             let size = 1usize << lg;
             let p = passes(size, 3, None);
             assert_eq!(p.len(), 2);
-            assert_eq!(1usize << (p[0].log2_len + p[1].log2_len), size);
-            assert!(p.iter().all(|p| (1usize << p.log2_len) <= BLOCK_POINTS));
+            assert_eq!(1usize << (p[0].log2_len() + p[1].log2_len()), size);
+            assert!(p.iter().all(|p| (1usize << p.log2_len()) <= BLOCK_POINTS));
             // Every point is one (column, index) of each pass.
-            assert_eq!(p[0].total_columns << p[0].log2_len, 3 * size);
-            assert_eq!(p[1].total_columns << p[1].log2_len, 3 * size);
+            assert_eq!(p[0].total_columns << p[0].log2_len(), 3 * size);
+            assert_eq!(p[1].total_columns << p[1].log2_len(), 3 * size);
             assert_eq!(p[1].twiddle_n, size);
             // Balanced: no column over 4096 points, each pass a block of at least 4 of them.
-            assert!(p[1].log2_len - p[0].log2_len <= 1 && p[1].log2_len <= 12);
+            assert!(p[1].log2_len() - p[0].log2_len() <= 1 && p[1].log2_len() <= 12);
             for pass in &p {
                 let columns = columns_per_block(pass, 132, None);
-                assert!(columns >= 4 && columns << pass.log2_len <= BLOCK_POINTS, "{lg}: {columns}");
+                assert!(columns >= 4 && columns << pass.log2_len() <= BLOCK_POINTS, "{lg}: {columns}");
             }
         }
     }
@@ -315,10 +258,10 @@ mod tests {
         // Strided passes of a four-step transform keep whole blocks of columns.
         // The first_len tunable moves the split, the product staying the size.
         let split = passes(1 << 20, 16, Some(256));
-        assert_eq!((split[0].log2_len, split[1].log2_len), (8, 12));
+        assert_eq!((split[0].log2_len(), split[1].log2_len()), (8, 12));
         assert_eq!((split[0].total_columns, split[1].total_columns), (16 * 4096, 16 * 256));
         let four_step = passes(1 << 20, 1, None);
-        assert_eq!((four_step[0].log2_len, four_step[1].log2_len), (10, 10));
+        assert_eq!((four_step[0].log2_len(), four_step[1].log2_len()), (10, 10));
         assert_eq!(columns_per_block(&four_step[0], sms, None), 4);
         assert_eq!(columns_per_block(&four_step[1], sms, None), 4);
         assert_eq!(columns_per_block(&four_step[1], sms, Some(16)), 16);

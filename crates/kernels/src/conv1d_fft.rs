@@ -61,13 +61,19 @@ impl Sections {
     }
 }
 
-/// Longest transform of the fused overlap-save kernel (kernels/cuda/conv1d_fft_fused.cu): 16384
-/// points of float2, padded, are 139 KiB of shared memory.
+/// Longest transform of the fused overlap-save kernel on CUDA (kernels/cuda/conv1d_fft_fused.cu):
+/// 16384 points of float2, padded, are 139 KiB of dynamic shared memory.
 pub const FUSED_MAX_FFT_LEN: usize = 16384;
+/// Longest on OpenCL (kernels/opencl/conv1d_fft_fused.cl): 4096 points, padded, fit the 48 KiB
+/// of local memory NVIDIA's OpenCL gives a work-group.
+pub const FUSED_MAX_FFT_LEN_OPENCL: usize = 4096;
 /// Longest transform the fused kernel picks unless its filter needs more (see [`OverlapSave::new`]).
 const DEFAULT_MAX_FFT_LEN: usize = 8192;
-/// Longest filter the fused kernel takes: its transforms hold at least two filters' length.
-pub const FUSED_MAX_TAPS: usize = FUSED_MAX_FFT_LEN / 2;
+/// Longest filter the fused kernel takes on a backend whose transforms go to `max_fft_len`: its
+/// transforms hold at least two filters' length.
+pub const fn fused_max_taps(max_fft_len: usize) -> usize {
+    max_fft_len / 2
+}
 
 /// How the fused overlap-save kernel cuts the output: segments of `block_len` = L - m + 1
 /// outputs, each computed from an L-point transform of the L signal samples it needs, two
@@ -85,20 +91,25 @@ impl OverlapSave {
     /// fill an SM with one block: measured on an H200 at N = 2^24, M = 1024 took 0.117, 0.082,
     /// 0.119 and 0.252 ms at L = 2048, 4096, 8192 and 16384; M = 4096 0.187 ms at 8192 (B = 4097,
     /// half of each transform) and 0.294 at 16384.
-    pub fn new(n: usize, m: usize, fft_len: Option<usize>) -> Result<OverlapSave, Error> {
-        if m > FUSED_MAX_TAPS {
+    /// `max_fft_len` is the backend's longest transform ([`FUSED_MAX_FFT_LEN`] on CUDA).
+    pub fn new(n: usize, m: usize, fft_len: Option<usize>, max_fft_len: usize) -> Result<OverlapSave, Error> {
+        let max_taps = fused_max_taps(max_fft_len);
+        if m > max_taps {
             return Err(Error::unsupported(format!(
-                "conv1d `fft-fused` transforms at most {FUSED_MAX_FFT_LEN} points: filters up to {FUSED_MAX_TAPS} taps, \
+                "conv1d `fft-fused` transforms at most {max_fft_len} points here: filters up to {max_taps} taps, \
                  got {m}"
             )));
         }
         let fft_len = match fft_len {
-            None => (4 * m).next_power_of_two().clamp(1024, DEFAULT_MAX_FFT_LEN).max((2 * m).next_power_of_two()),
-            Some(len) if len.is_power_of_two() && len >= 2 * m.max(8) && len <= FUSED_MAX_FFT_LEN => len,
+            None => (4 * m)
+                .next_power_of_two()
+                .clamp(1024, DEFAULT_MAX_FFT_LEN.min(max_fft_len))
+                .max((2 * m).next_power_of_two()),
+            Some(len) if len.is_power_of_two() && len >= 2 * m.max(8) && len <= max_fft_len => len,
             Some(len) => {
                 return Err(Error::input(format!(
                     "conv1d `fft-fused` tunable `fft_len` must be a power of two from 2 m = {} (and 16) to \
-                     {FUSED_MAX_FFT_LEN}, got {len}",
+                     {max_fft_len}, got {len}",
                     2 * m
                 )))
             }
@@ -145,18 +156,22 @@ mod tests {
     #[test]
     fn overlap_save_segments_cover_the_full_output() {
         for (n, m) in [(1, 1), (7, 3), (1000, 513), (1_000_000, 512), (1 << 24, 4096), (1, 8192), (4097, 8192)] {
-            let s = OverlapSave::new(n, m, None).unwrap();
+            let s = OverlapSave::new(n, m, None, FUSED_MAX_FFT_LEN).unwrap();
             assert!(s.fft_len.is_power_of_two() && s.fft_len >= 2 * m && s.fft_len <= FUSED_MAX_FFT_LEN);
             assert_eq!(s.block_len + m - 1, s.fft_len);
             assert!(s.segments * s.block_len >= n + m - 1 && (s.segments - 1) * s.block_len < n + m - 1);
         }
-        let s = OverlapSave::new(1 << 24, 4096, None).unwrap();
+        let s = OverlapSave::new(1 << 24, 4096, None, FUSED_MAX_FFT_LEN).unwrap();
         assert_eq!((s.fft_len, s.block_len, s.blocks()), (8192, 4097, 2048));
-        assert_eq!(OverlapSave::new(1 << 24, 1024, None).unwrap().fft_len, 4096);
-        assert_eq!(OverlapSave::new(1 << 24, 8192, None).unwrap().fft_len, 16384);
-        assert_eq!(OverlapSave::new(1 << 24, 4096, Some(16384)).unwrap().block_len, 12289);
-        assert!(OverlapSave::new(10, 8193, None).unwrap_err().to_string().contains("8192 taps"));
-        assert!(OverlapSave::new(10, 4096, Some(4096)).unwrap_err().to_string().contains("fft_len"));
+        assert_eq!(OverlapSave::new(1 << 24, 1024, None, FUSED_MAX_FFT_LEN).unwrap().fft_len, 4096);
+        assert_eq!(OverlapSave::new(1 << 24, 8192, None, FUSED_MAX_FFT_LEN).unwrap().fft_len, 16384);
+        assert_eq!(OverlapSave::new(1 << 24, 4096, Some(16384), FUSED_MAX_FFT_LEN).unwrap().block_len, 12289);
+        assert!(OverlapSave::new(10, 8193, None, FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("8192 taps"));
+        // OpenCL's shorter transforms: 4096 points for filters up to 2048 taps.
+        let opencl = |m| OverlapSave::new(1 << 24, m, None, FUSED_MAX_FFT_LEN_OPENCL);
+        assert_eq!((opencl(1024).unwrap().fft_len, opencl(2048).unwrap().fft_len), (4096, 4096));
+        assert!(opencl(2049).is_err());
+        assert!(OverlapSave::new(10, 4096, Some(4096), FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("fft_len"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! dialects: the radices of a transform, the four-step split of long ones, the shape of a
 //! launch and the twiddle table. The kernel files explain the algorithm.
 
+use crate::fft_layout::Layout;
 use crate::Defines;
 use dspbench_core::{smooth_factors, Error, Params};
 
@@ -41,81 +42,25 @@ pub fn radices(len: usize) -> Option<Vec<usize>> {
     Some(radices)
 }
 
-/// One launch: `total_columns` transforms of `len` points, laid out as the kernel's
-/// arguments say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pass {
-    pub len: usize,
-    pub columns_per_batch: usize,
-    pub in_stride: usize,
-    pub in_dist: usize,
-    pub out_stride: usize,
-    pub out_dist: usize,
-    pub batch_dist: usize,
-    /// N for the four-step twiddle applied on load, 0 for none.
-    pub twiddle_n: usize,
-    pub total_columns: usize,
-}
-
-impl Pass {
-    fn strided(&self) -> bool {
-        self.in_stride != 1 || self.out_stride != 1
-    }
-}
-
 /// The launches for `batch` transforms of `size` points: one when a transform fits a block,
 /// else the four-step split N = N1 N2 with N1 the largest divisor not above N2 and both within
 /// a block (N2 strided N1-point transforms into a scratch buffer, then N1 contiguous N2-point
 /// transforms with the twiddles, written transposed into the output).
-pub fn passes(size: usize, batch: usize) -> Result<Vec<Pass>, Error> {
+pub fn passes(size: usize, batch: usize) -> Result<Vec<Layout>, Error> {
     if radices(size).is_none() || size > MAX_SIZE {
         return Err(Error::unsupported(format!(
             "fft `mixed-radix` takes sizes of factors 2, 3, 5 and 7 up to {MAX_SIZE}, got {size}"
         )));
     }
     if size <= BLOCK_POINTS {
-        return Ok(vec![Pass {
-            len: size,
-            columns_per_batch: 1,
-            in_stride: 1,
-            in_dist: size,
-            out_stride: 1,
-            out_dist: size,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch,
-        }]);
+        return Ok(vec![Layout::contiguous(size, batch)]);
     }
     let n1 = (1..=size.isqrt()).rev().find(|&d| size % d == 0 && size / d <= BLOCK_POINTS).ok_or_else(|| {
         Error::unsupported(format!(
             "fft `mixed-radix` finds no split of {size} into two factors of at most {BLOCK_POINTS}"
         ))
     })?;
-    let n2 = size / n1;
-    Ok(vec![
-        Pass {
-            len: n1,
-            columns_per_batch: n2,
-            in_stride: n2,
-            in_dist: 1,
-            out_stride: n2,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch * n2,
-        },
-        Pass {
-            len: n2,
-            columns_per_batch: n1,
-            in_stride: 1,
-            in_dist: n2,
-            out_stride: n1,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: size,
-            total_columns: batch * n1,
-        },
-    ])
+    Ok(Layout::four_step(n1, size / n1, batch).to_vec())
 }
 
 /// The variant's tunables: `threads`, the most threads a block has (a thread takes several
@@ -164,7 +109,7 @@ pub struct Shape {
 
 impl Shape {
     /// Blocks of a launch of `pass`.
-    pub fn blocks(&self, pass: &Pass) -> usize {
+    pub fn blocks(&self, pass: &Layout) -> usize {
         pass.total_columns.div_ceil(self.columns)
     }
 }
@@ -174,8 +119,9 @@ impl Shape {
 /// as make about 4096 points, fewer when the batch is small, so that every multiprocessor gets
 /// two blocks. A thread does one butterfly of the pass with the smallest radix (the most
 /// butterflies), up to `max_threads` threads (a multiple of 32).
-pub fn shape(pass: &Pass, sms: usize, max_threads: usize) -> Shape {
+pub fn shape(pass: &Layout, sms: usize, options: &Options) -> Shape {
     let radices = radices(pass.len).expect("passes() plans smooth lengths only");
+    let max_threads = options.max_threads;
     let smallest = radices.iter().copied().min().unwrap_or(1);
     let fit = (MULTI_COLUMN_POINTS / pass.len).max(1);
     let columns =
@@ -259,10 +205,11 @@ mod tests {
 
     #[test]
     fn shapes_fit_a_block_and_give_every_butterfly_a_thread() {
+        let wide = Options { max_threads: MAX_THREADS, twiddle_table: true };
         for size in [1, 2, 3, 7, 60, 1000, 1536, 4096, 6000, 6144, 100_000, 1 << 20, 3usize.pow(14)] {
             for batch in [1, 3, 64, 16384] {
                 for pass in passes(size, batch).unwrap() {
-                    let s = shape(&pass, 132, MAX_THREADS);
+                    let s = shape(&pass, 132, &wide);
                     let pitch = if s.pad_shift == 4 { pass.len + (pass.len >> 4) } else { pass.len };
                     assert!(s.columns * pitch * 8 <= SHARED_BYTES, "{size} x {batch}: {s:?}");
                     assert!(s.threads <= MAX_THREADS && s.threads % 32 == 0, "{size} x {batch}: {s:?}");
@@ -272,11 +219,11 @@ mod tests {
             }
         }
         let four_step = passes(100_000, 1).unwrap();
-        assert_eq!(shape(&four_step[0], 132, MAX_THREADS).columns, 16);
-        assert_eq!(shape(&passes(1000, 16384).unwrap()[0], 132, MAX_THREADS).columns, 4);
-        assert_eq!(shape(&passes(1000, 16).unwrap()[0], 132, MAX_THREADS).columns, 1);
+        assert_eq!(shape(&four_step[0], 132, &wide).columns, 16);
+        assert_eq!(shape(&passes(1000, 16384).unwrap()[0], 132, &wide).columns, 4);
+        assert_eq!(shape(&passes(1000, 16).unwrap()[0], 132, &wide).columns, 1);
         // Fewer threads than butterflies: the threads take several each.
-        assert_eq!(shape(&passes(6000, 16).unwrap()[0], 132, 256).threads, 256);
+        assert_eq!(shape(&passes(6000, 16).unwrap()[0], 132, &Options { max_threads: 256, ..wide }).threads, 256);
     }
 
     #[test]
@@ -296,9 +243,9 @@ mod tests {
 
     #[test]
     fn the_twiddle_table_holds_each_pass_at_its_offset() {
-        let shape = shape(&passes(60, 1).unwrap()[0], 132, 256);
-        assert_eq!(shape.radices, [4, 5, 3]);
         let options = Options { max_threads: 256, twiddle_table: true };
+        let shape = shape(&passes(60, 1).unwrap()[0], 132, &options);
+        assert_eq!(shape.radices, [4, 5, 3]);
         let (defines, table) = defines(60, &shape, &options);
         let text = defines.to_string();
         assert!(text.contains("-DTWIDDLE_TABLE"), "{text}");

@@ -10,6 +10,7 @@ pub mod conv1d_fft;
 mod conv2d_staging;
 mod custom;
 mod defines;
+pub mod fft_layout;
 pub mod fft_mixed;
 pub mod lms;
 pub mod paper004;

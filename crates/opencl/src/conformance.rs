@@ -26,6 +26,7 @@ dspbench_conformance::conformance_tests! {
     conv1d_grid_stride: Conv1d "grid-stride";
     conv1d_tiled: Conv1d "tiled";
     conv1d_fft: Conv1d "fft";
+    conv1d_fft_fused: Conv1d "fft-fused";
     box_filter_direct: BoxFilter "direct";
     box_filter_recursive: BoxFilter "recursive";
     box_filter_recursive_coalesced: BoxFilter "recursive-coalesced";

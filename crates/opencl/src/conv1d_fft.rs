@@ -1,7 +1,7 @@
 //! conv1d `fft`: overlap-add fast convolution on this backend's own Stockham FFT (no vendor
 //! library), with the three small kernels of `conv1d_fft.cl` around the transforms. The filter
 //! spectrum is data, so it is computed at upload; a run is split, forward, multiply, inverse,
-//! overlap-add.
+//! overlap-add. conv1d `fft-fused`: the same in one kernel (overlap-save), as on CUDA.
 
 use crate::launch::{int, Arg, Launch};
 use crate::planned::{OutKind, Planned, Role};
@@ -9,7 +9,7 @@ use crate::program::build;
 use crate::stockham::{self, Direction};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::conv1d_fft::Sections;
+use dspbench_kernels::conv1d_fft::{fused_max_taps, OverlapSave, Sections, FUSED_MAX_FFT_LEN_OPENCL};
 use dspbench_kernels::Defines;
 
 /// The longest filter: its blocks are transformed at next_pow2(4 M) points, within the largest
@@ -80,5 +80,56 @@ pub(crate) fn plan(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     plan.detail("blocks", blocks);
     plan.detail("transforms", transforms);
     plan.detail("fft_launches_per_transform", passes);
+    Ok(plan.boxed())
+}
+
+pub(crate) const FUSED: VariantInfo = VariantInfo {
+    workload: Workload::Conv1d,
+    name: "fft-fused",
+    summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
+              passes in local memory (filters up to 2048 taps: 4096-point transforms)",
+    tunables: &["fft_len"],
+    domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN_OPENCL) },
+};
+
+/// conv1d `fft-fused` (kernels/opencl/conv1d_fft_fused.cl): the filter's spectrum at upload (split,
+/// then this backend's `fft_stockham`), then one launch a run.
+pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::Conv1d { n, m } = ctx.problem else {
+        return Err(Error::input(format!("conv1d `fft-fused` cannot take {}", ctx.problem)));
+    };
+    let device = ctx.device;
+    let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN_OPENCL)?;
+    let len = s.fft_len;
+    let program = build(device, "conv1d_fft_fused", &Defines::new().set("LOG2_SIZE", len.trailing_zeros()))?;
+    let helpers = build(device, "conv1d_fft", &Defines::new())?;
+
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, device, OutKind::F32)?;
+    let x = plan.input(Role::Signal, 4 * n)?;
+    let h = plan.input(Role::Filter, 4 * m)?;
+    let filter_spectrum = plan.scratch(8 * len, "filter spectrum")?;
+    plan.uses(&program);
+    plan.uses(&helpers);
+
+    let split_args = [h, int(m)?, int(len)?, int(len)?, int(1)?, filter_spectrum];
+    plan.prepare(Launch::new(device, &helpers, "conv1d_fft_split", &split_args, [len, 1], [THREADS.min(len), 1])?);
+    for launch in stockham::transform(&mut plan, len, 1, filter_spectrum, filter_spectrum, Direction::Forward)? {
+        plan.prepare(launch);
+    }
+    let threads = len / 16;
+    let args = [
+        x,
+        int(n)?,
+        filter_spectrum,
+        Arg::Float(1.0 / len as f32),
+        int(m)?,
+        int(s.block_len)?,
+        int(n + m - 1)?,
+        plan.output(),
+    ];
+    plan.step(Launch::new(device, &program, "conv1d_fft_fused", &args, [s.blocks() * threads, 1], [threads, 1])?);
+    plan.detail("fft_len", len);
+    plan.detail("block", s.block_len);
+    plan.detail("segments", s.segments);
     Ok(plan.boxed())
 }

@@ -38,7 +38,7 @@ pub(crate) fn plan(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let options = Options::from_tunables(ctx.tunables, default_threads)?;
     let mut radices = Vec::new();
     for (index, pass) in passes.iter().enumerate() {
-        let shape = fft_mixed::shape(pass, device.limits.compute_units, options.max_threads);
+        let shape = fft_mixed::shape(pass, device.limits.compute_units, &options);
         let local_bytes = 8 * shape.columns * (pass.len + (pass.len >> shape.pad_shift));
         if shape.threads > device.limits.max_work_group || local_bytes as u64 > device.limits.local_mem {
             return Err(Error::unsupported(format!(
@@ -53,19 +53,10 @@ pub(crate) fn plan(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
         let twiddles = plan.table(&table, "twiddle table")?;
         let src = if index == 0 { input } else { intermediate.unwrap_or(input) };
         let dst = if index + 1 == passes.len() { output } else { intermediate.unwrap_or(output) };
-        let args = [
-            src,
-            dst,
-            twiddles,
-            int(pass.columns_per_batch)?,
-            int(pass.in_stride)?,
-            int(pass.in_dist)?,
-            int(pass.out_stride)?,
-            int(pass.out_dist)?,
-            int(pass.batch_dist)?,
-            int(pass.twiddle_n)?,
-            int(pass.total_columns)?,
-        ];
+        let mut args = vec![src, dst, twiddles];
+        for value in pass.args() {
+            args.push(int(value)?);
+        }
         let global = shape.blocks(pass) * shape.threads;
         plan.step(Launch::new(device, &program, "fft_mixed", &args, [global, 1], [shape.threads, 1])?);
         radices.push(shape.radices.iter().map(usize::to_string).collect::<Vec<_>>().join(","));

@@ -61,6 +61,7 @@ const VARIANTS: &[(VariantInfo, Planner)] = &[
     (conv1d::GRID_STRIDE, conv1d::plan_grid_stride),
     (conv1d::TILED, conv1d::plan_tiled),
     (conv1d_fft::FFT, conv1d_fft::plan),
+    (conv1d_fft::FUSED, conv1d_fft::plan_fused),
     (box_filter::DIRECT, box_filter::plan_direct),
     (box_filter::RECURSIVE, box_filter::plan_recursive),
     (box_filter::RECURSIVE_COALESCED, box_filter::plan_recursive_coalesced),

@@ -6,6 +6,7 @@ use crate::launch::{int, Arg, Launch};
 use crate::planned::Planned;
 use crate::program::build;
 use dspbench_core::Error;
+use dspbench_kernels::fft_layout::Layout;
 use dspbench_kernels::Defines;
 
 /// Most points one work-group transforms, and the most work-items it may have.
@@ -22,20 +23,6 @@ pub(crate) enum Direction {
     Forward,
     /// Unnormalised inverse (the kernel built with -DINVERSE).
     Inverse,
-}
-
-/// How one launch walks memory: the kernel's arguments after `in` and `out`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Layout {
-    log2_size: u32,
-    columns_per_batch: usize,
-    in_stride: usize,
-    in_dist: usize,
-    out_stride: usize,
-    out_dist: usize,
-    batch_dist: usize,
-    twiddle_n: usize,
-    total_columns: usize,
 }
 
 /// The launches of `batch` transforms of `size` points (a power of two up to [`MAX_SIZE`]), from
@@ -65,26 +52,18 @@ fn launch(plan: &mut Planned, layout: &Layout, src: Arg, dst: Arg, direction: Di
     let device = plan.device().clone();
     let max_threads = MAX_THREADS.min(device.limits.max_work_group);
     let columns = columns_per_group(layout, device.limits.compute_units, max_threads);
-    let mut defines = Defines::new().set("LOG2_SIZE", layout.log2_size).set("COLUMNS", columns);
+    let mut defines = Defines::new().set("LOG2_SIZE", layout.log2_len()).set("COLUMNS", columns);
     if direction == Direction::Inverse {
         defines = defines.flag("INVERSE");
     }
     let program = build(&device, "fft_stockham", &defines)?;
     plan.uses(&program);
-    let threads = threads(layout.log2_size, columns);
+    let threads = threads(layout.log2_len(), columns);
     let groups = layout.total_columns.div_ceil(columns);
-    let args = [
-        src,
-        dst,
-        int(layout.columns_per_batch)?,
-        int(layout.in_stride)?,
-        int(layout.in_dist)?,
-        int(layout.out_stride)?,
-        int(layout.out_dist)?,
-        int(layout.batch_dist)?,
-        int(layout.twiddle_n)?,
-        int(layout.total_columns)?,
-    ];
+    let mut args = vec![src, dst];
+    for value in layout.args() {
+        args.push(int(value)?);
+    }
     Launch::new(&device, &program, "fft_stockham", &args, [groups * threads, 1], [threads, 1])
 }
 
@@ -93,10 +72,10 @@ fn launch(plan: &mut Planned, layout: &Layout, src: Arg, dst: Arg, direction: Di
 /// fewer when the batch is small, so that every compute unit gets at least two groups (the
 /// CUDA twin's rule, with compute units for SMs).
 fn columns_per_group(layout: &Layout, compute_units: usize, max_threads: usize) -> usize {
-    let len = 1usize << layout.log2_size;
+    let len = layout.len;
     let per_thread = len.min(POINTS_PER_THREAD);
     let most = (GROUP_POINTS / len).min(max_threads * per_thread / len).max(1);
-    if layout.in_stride != 1 || layout.out_stride != 1 {
+    if layout.strided() {
         return most;
     }
     let spread = layout.total_columns / (2 * compute_units).max(1);
@@ -121,46 +100,10 @@ fn layouts(size: usize, batch: usize) -> Result<Vec<Layout>, Error> {
     }
     let log2 = size.trailing_zeros();
     if size <= GROUP_POINTS {
-        return Ok(vec![Layout {
-            log2_size: log2,
-            columns_per_batch: 1,
-            in_stride: 1,
-            in_dist: size,
-            out_stride: 1,
-            out_dist: size,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch,
-        }]);
+        return Ok(vec![Layout::contiguous(size, batch)]);
     }
     let log2_n1 = log2 / 2;
-    let (n1, n2) = (1usize << log2_n1, size >> log2_n1);
-    Ok(vec![
-        // For each n2: x[n2 + N2 n1] over n1 -> A[n2 + N2 k1].
-        Layout {
-            log2_size: log2_n1,
-            columns_per_batch: n2,
-            in_stride: n2,
-            in_dist: 1,
-            out_stride: n2,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: 0,
-            total_columns: batch * n2,
-        },
-        // For each k1: A[N2 k1 + n2] W_N^{n2 k1} over n2 -> X[k1 + N1 k2].
-        Layout {
-            log2_size: log2 - log2_n1,
-            columns_per_batch: n1,
-            in_stride: 1,
-            in_dist: n2,
-            out_stride: n1,
-            out_dist: 1,
-            batch_dist: size,
-            twiddle_n: size,
-            total_columns: batch * n1,
-        },
-    ])
+    Ok(Layout::four_step(1 << log2_n1, size >> log2_n1, batch).to_vec())
 }
 
 #[cfg(test)]
@@ -173,7 +116,7 @@ mod tests {
         assert_eq!(layouts(1, 5).unwrap()[0].total_columns, 5);
         let split = layouts(1 << 17, 2).unwrap();
         assert_eq!(split.len(), 2);
-        assert_eq!((split[0].log2_size, split[1].log2_size), (8, 9));
+        assert_eq!((split[0].log2_len(), split[1].log2_len()), (8, 9));
         assert_eq!((split[0].total_columns, split[1].total_columns), (2 * 512, 2 * 256));
         assert_eq!(split[1].twiddle_n, 1 << 17);
         assert!(layouts(1000, 1).is_err());
