@@ -25,7 +25,7 @@ const MAX_THREADS: usize = 1024;
 const MULTI_COLUMN_POINTS: usize = 4096;
 /// Fewest columns a block of a strided pass holds: 4 x 8 bytes fill a 32-byte sector.
 const STRIDED_MIN_COLUMNS: usize = 4;
-/// Points each thread holds (fewer only in transforms shorter than this).
+/// The largest transform, 2^24 points: two passes of at most 4096-point columns.
 const MAX_LOG2: u32 = 24;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
