@@ -9,6 +9,7 @@
 //! (replicate border), so a window of any size, larger than the image included, gives the exact
 //! box mean.
 
+use crate::aligned::Aligned;
 use crate::border::{clamped, fill_edges, window_rows};
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
@@ -56,14 +57,15 @@ struct BoxRecursive<P: Pixel> {
 
 /// What one strip of rows works in.
 struct Strip<T> {
-    /// S', the vertical window sum of every column at the current row, from `row_pad` on, with
-    /// edge values on both sides for pass 2's shifted loads; whole vectors of the widest level long.
-    columns: Vec<T>,
+    /// S', the vertical window sum of every column at the current row, from `row_pad` on (on a
+    /// cache line: `aligned.rs`), with edge values on both sides for pass 2's shifted loads;
+    /// whole vectors of the widest level long.
+    columns: Aligned<T>,
     /// The rows leaving and entering the window, widened to sums where pixels are not sums.
     leaving: Vec<T>,
     entering: Vec<T>,
-    /// One row of window sums.
-    sums: Vec<T>,
+    /// One row of window sums, on a cache line.
+    sums: Aligned<T>,
 }
 
 /// Edge values on each side of a padded row of S'. Pass 2 reads S'[x - r - 1] and S'[x + r] with
@@ -81,10 +83,10 @@ impl<P: Pixel> BoxRecursive<P> {
         let rows_per_strip = height.div_ceil(cpu.workers.chunks(height, MIN_STRIP_ROWS));
         let zero = P::Sum::default();
         let strip = || Strip {
-            columns: vec![zero; row + 2 * pad],
+            columns: Aligned::with_aligned_at(row + 2 * pad, zero, pad),
             leaving: vec![zero; width],
             entering: vec![zero; width],
-            sums: vec![zero; row],
+            sums: Aligned::new(row, zero),
         };
         Ok(BoxRecursive {
             width,
