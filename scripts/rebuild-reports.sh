@@ -41,6 +41,7 @@ $r/2026-11-25-h100/lab5 $r/2026-11-25-h100/lab5
 $r/2026-11-25-dev-2core/cpu-peers-1 $r/2026-11-25-dev-2core/cpu-peers-1
 $r/2026-11-25-dev-2core/cpu-peers-2 $r/2026-11-25-dev-2core/cpu-peers-2
 $r/2026-11-25-h100/gpu-roof $r/2026-11-25-h100/gpu-roof
+$r/2026-11-25-h100/after-review-2/after-review $r/2026-11-25-h100/after-review-2/after-review
 $r/2026-11-25-dev-2core/fft-mixed-radix $r/2026-11-25-dev-2core/fft-mixed-radix
 $r/2026-11-25-dev-2core/session-3/cpu-peers-1 $r/2026-11-25-dev-2core/session-3/cpu-peers-1
 $r/2026-11-25-dev-2core/session-3/cpu-peers-2 $r/2026-11-25-dev-2core/session-3/cpu-peers-2

@@ -14,10 +14,9 @@
 //     v = DFT_R(v)                             (in registers)
 //     a[(j / Ns) Ns R + k + r Ns] = v[r]
 // Pass p has radix PASS<p>_R and sub-transform length PASS<p>_NS = the product of the radices
-// before it. Its twiddles are W = W_{Ns R}^k from one sincospif of the rounded k / (Ns R) and
-// W's powers (an error of a few 1e-8 of a turn, within an f32 FFT's own); with TWIDDLE_TABLE,
-// loads from the host's table, computed in f64: W_{Ns R}^{r k} at PASS<p>_TW + k (R-1) + r - 1
-// (exact to float rounding, but R - 1 more loads through the L1 that shared memory uses too).
+// before it. Its twiddles come from the host's table, computed in f64: W_{Ns R}^{r k} at
+// PASS<p>_TW + k (R-1) + r - 1 (exact to float rounding; on the H100 2-29% faster than a
+// sincospif of the rounded k / (Ns R) and its powers, which was measured and dropped).
 // A thread does ceil(COLUMNS L / R / THREADS) butterflies of a
 // pass, holding them in registers across the barrier, so a pass works in place. Power-of-two
 // radices are radix-2 butterflies with constant twiddles; odd radices the symmetric form
@@ -40,7 +39,7 @@
 //          four-step twiddle, 0 for none. Every index is below the suite's 2^31 elements.
 // Launch:  ceil(total_columns / COLUMNS) blocks of THREADS threads.
 // Defines: SIZE, COLUMNS, THREADS, PAD_SHIFT, PASSES (0..12) and PASS<p>_R, PASS<p>_NS,
-//          PASS<p>_TW for p < PASSES; TWIDDLE_TABLE (optional).
+//          PASS<p>_TW for p < PASSES.
 
 #if !defined(SIZE) || !defined(COLUMNS) || !defined(THREADS) || !defined(PASSES) || !defined(PAD_SHIFT)
 #error "define SIZE, COLUMNS, THREADS, PAD_SHIFT and PASSES"
@@ -55,10 +54,7 @@
 #define POINTS (COLUMNS * L)
 #define LOADS ((POINTS + THREADS - 1) / THREADS)
 
-__device__ __forceinline__ float2 cmul(float2 a, float2 b)
-{
-    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+#include "fft_dft.cuh"
 
 __device__ __forceinline__ float2 cadd(float2 a, float2 b)
 {
@@ -74,45 +70,6 @@ __device__ __forceinline__ float2 csub(float2 a, float2 b)
 __device__ __forceinline__ float2 mul_minus_i(float2 z)
 {
     return make_float2(z.y, -z.x);
-}
-
-// In-place DFT of 2, 4 or 8 points: radix-2 decimation in frequency, then the outputs taken in
-// bit-reversed order (constant indices once unrolled, so the array stays in registers).
-template <int R>
-__device__ __forceinline__ void dft_power_of_two(float2 (&v)[R])
-{
-    constexpr float H = 0.70710678118654752f;
-    if constexpr (R == 2) {
-        const float2 a = v[0];
-        v[0] = cadd(a, v[1]);
-        v[1] = csub(a, v[1]);
-    } else if constexpr (R == 4) {
-        const float2 s0 = cadd(v[0], v[2]), d0 = csub(v[0], v[2]);
-        const float2 s1 = cadd(v[1], v[3]), d1 = mul_minus_i(csub(v[1], v[3]));
-        v[0] = cadd(s0, s1);
-        v[2] = csub(s0, s1);
-        v[1] = cadd(d0, d1);
-        v[3] = csub(d0, d1);
-    } else {
-        static_assert(R == 8, "radix 2, 4 or 8");
-        float2 a[4], b[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            a[i] = cadd(v[i], v[i + 4]);
-            b[i] = csub(v[i], v[i + 4]);
-        }
-        // b[i] * W_8^i
-        b[1] = make_float2(H * (b[1].x + b[1].y), H * (b[1].y - b[1].x));
-        b[2] = mul_minus_i(b[2]);
-        b[3] = make_float2(H * (b[3].y - b[3].x), -H * (b[3].x + b[3].y));
-        dft_power_of_two<4>(a);
-        dft_power_of_two<4>(b);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            v[2 * i] = a[i];
-            v[2 * i + 1] = b[i];
-        }
-    }
 }
 
 // cos and sin of 2 pi j / R for the odd radices, j < R.
@@ -170,16 +127,16 @@ __device__ __forceinline__ void dft_odd(float2 (&v)[R])
     v[0] = sum;
 }
 
+// Any radix of the plan: 2, 4 and 8 by fft_dft.cuh's radix-2 butterflies, 3, 5 and 7 above.
 template <int R>
-__device__ __forceinline__ void dft(float2 (&v)[R])
+__device__ __forceinline__ void dft_any(float2 (&v)[R])
 {
     if constexpr (R == 2 || R == 4 || R == 8) {
-        dft_power_of_two<R>(v);
+        dft<R>(v);
     } else {
         dft_odd<R>(v);
     }
 }
-
 template <int R, int NS, int TW>
 __device__ __forceinline__ void stockham_pass(float2* buf, const float2* __restrict__ twiddles)
 {
@@ -208,26 +165,13 @@ __device__ __forceinline__ void stockham_pass(float2* buf, const float2* __restr
             const int j = w % J;
             const int k = j % NS;
             if (NS > 1) {
-#ifdef TWIDDLE_TABLE
                 const float2* tw = twiddles + TW + k * (R - 1);
 #pragma unroll
                 for (int r = 1; r < R; ++r) {
                     v[it][r] = cmul(v[it][r], __ldg(tw + r - 1));
                 }
-#else
-                // W_{Ns R}^k from one sincospif of the correctly rounded k / (Ns R), then powers.
-                float sn, cs;
-                sincospif(-2.0f * ((float)k / (float)(NS * R)), &sn, &cs);
-                const float2 w1 = make_float2(cs, sn);
-                float2 wr = w1;
-#pragma unroll
-                for (int r = 1; r < R; ++r) {
-                    v[it][r] = cmul(v[it][r], wr);
-                    wr = cmul(wr, w1);
-                }
-#endif
             }
-            dft<R>(v[it]);
+            dft_any<R>(v[it]);
             const int d = (j / NS) * NS * R + k;
 #pragma unroll
             for (int r = 0; r < R; ++r) {

@@ -18,7 +18,7 @@
 //                    out_dist, batch_dist, twiddle_n, total_columns)   (as in the CUDA twin)
 // Launch:  ceil(total_columns / COLUMNS) groups of THREADS work-items.
 // Defines: SIZE, COLUMNS, THREADS, PAD_SHIFT, PASSES (0..12) and PASS<p>_R, PASS<p>_NS,
-//          PASS<p>_TW for p < PASSES; TWIDDLE_TABLE (optional).
+//          PASS<p>_TW for p < PASSES.
 //
 // The DFTs and passes are macros rather than functions: a call would take the register array's
 // address, and a driver that does not inline it (NVIDIA's did not, see fft_stockham.cl) keeps
@@ -38,64 +38,11 @@
 #define POINTS (COLUMNS * L)
 #define LOADS ((POINTS + THREADS - 1) / THREADS)
 
-inline float2 cmul(float2 a, float2 b) {
-    return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+#define SIGN -1.0f
+#include "fft_dft.h"
 
 // -i z
 #define MUL_MINUS_I(z) ((float2)((z).y, -(z).x))
-
-#define H8 0.70710678118654752f
-
-// DFT of 2, 4 or 8 points V[0..R): radix-2 decimation in frequency, outputs in natural order.
-#define DFT2(V)                          \
-    do {                                 \
-        const float2 a_ = V[0];          \
-        V[0] = a_ + V[1];                \
-        V[1] = a_ - V[1];                \
-    } while (0)
-
-#define DFT4_AT(V, I0, I1, I2, I3)                                              \
-    do {                                                                        \
-        const float2 s0_ = V[I0] + V[I2], d0_ = V[I0] - V[I2];                  \
-        const float2 s1_ = V[I1] + V[I3], d1_ = MUL_MINUS_I(V[I1] - V[I3]);     \
-        V[I0] = s0_ + s1_;                                                      \
-        V[I2] = d0_ + d1_; /* X1, put back in order below */                    \
-        V[I1] = s0_ - s1_; /* X2 */                                             \
-        V[I3] = d0_ - d1_;                                                      \
-    } while (0)
-
-// Natural order: X1 sits at I2 and X2 at I1 after DFT4_AT; swap them.
-#define DFT4(V)                                   \
-    do {                                          \
-        DFT4_AT(V, 0, 1, 2, 3);                   \
-        const float2 t_ = V[1];                   \
-        V[1] = V[2];                              \
-        V[2] = t_;                                \
-    } while (0)
-
-#define DFT8(V)                                                                    \
-    do {                                                                           \
-        float2 e_[8];                                                              \
-        _Pragma("unroll") for (int i_ = 0; i_ < 4; ++i_) {                         \
-            e_[i_] = V[i_] + V[i_ + 4];                                            \
-            e_[i_ + 4] = V[i_] - V[i_ + 4];                                        \
-        }                                                                          \
-        e_[5] = (float2)(H8 * (e_[5].x + e_[5].y), H8 * (e_[5].y - e_[5].x));       \
-        e_[6] = MUL_MINUS_I(e_[6]);                                                \
-        e_[7] = (float2)(H8 * (e_[7].y - e_[7].x), -H8 * (e_[7].x + e_[7].y));      \
-        DFT4_AT(e_, 0, 1, 2, 3);                                                   \
-        DFT4_AT(e_, 4, 5, 6, 7);                                                   \
-        /* e_[0], e_[2], e_[1], e_[3] are X0, X2, X4, X6; e_[4..7] likewise odd */ \
-        V[0] = e_[0];                                                              \
-        V[2] = e_[2];                                                              \
-        V[4] = e_[1];                                                              \
-        V[6] = e_[3];                                                              \
-        V[1] = e_[4];                                                              \
-        V[3] = e_[6];                                                              \
-        V[5] = e_[5];                                                              \
-        V[7] = e_[7];                                                              \
-    } while (0)
 
 // cos and sin of 2 pi j / R for the odd radices (j < R), as literals.
 __constant float COS3[3] = {1.0f, -0.5f, -0.5f};
@@ -134,26 +81,26 @@ __constant float SIN7[7] = {0.0f, 0.78183148246802981f, 0.97492791218182361f, 0.
         V[0] = sum_;                                                                     \
     } while (0)
 
-#define DFT(R, V)                                 \
-    do {                                          \
-        if ((R) == 2) {                           \
-            DFT2(V);                              \
-        } else if ((R) == 4) {                    \
-            DFT4(V);                              \
-        } else if ((R) == 8) {                    \
-            DFT8(V);                              \
-        } else if ((R) == 3) {                    \
-            DFT_ODD(V, 3, COS3, SIN3);            \
-        } else if ((R) == 5) {                    \
-            DFT_ODD(V, 5, COS5, SIN5);            \
-        } else {                                  \
-            DFT_ODD(V, 7, COS7, SIN7);            \
-        }                                         \
+// Any radix of the plan: 2, 4 and 8 by fft_dft.h's radix-2 butterflies, 3, 5 and 7 above.
+#define DFT_ANY(R, V)                                                     \
+    do {                                                                  \
+        if ((R) == 2) {                                                   \
+            DFT(2, 1, V, 0);                                              \
+        } else if ((R) == 4) {                                            \
+            DFT(4, 2, V, 0);                                              \
+        } else if ((R) == 8) {                                            \
+            DFT(8, 3, V, 0);                                              \
+        } else if ((R) == 3) {                                            \
+            DFT_ODD(V, 3, COS3, SIN3);                                    \
+        } else if ((R) == 5) {                                            \
+            DFT_ODD(V, 5, COS5, SIN5);                                    \
+        } else {                                                          \
+            DFT_ODD(V, 7, COS7, SIN7);                                    \
+        }                                                                 \
     } while (0)
 
-// v[r] *= W_{NS R}^{r k} for 1 <= r < R: from the host's table at TW, or from one sincospi of
-// the rounded k / (NS R) and its powers (the CUDA twin explains the choice).
-#ifdef TWIDDLE_TABLE
+// v[r] *= W_{NS R}^{r k} for 1 <= r < R, from the host's table at TW (the CUDA twin explains why a
+// table).
 #define TWIDDLE(R, NS, TW, K, V)                                           \
     do {                                                                   \
         __global const float2* tw_ = twiddles + (TW) + (K) * ((R) - 1);    \
@@ -161,18 +108,6 @@ __constant float SIN7[7] = {0.0f, 0.78183148246802981f, 0.97492791218182361f, 0.
             V[r_] = cmul(V[r_], tw_[r_ - 1]);                              \
         }                                                                  \
     } while (0)
-#else
-#define TWIDDLE(R, NS, TW, K, V)                                           \
-    do {                                                                   \
-        const float turns_ = -2.0f * ((float)(K) / (float)((NS) * (R)));   \
-        const float2 w1_ = (float2)(cospi(turns_), sinpi(turns_));         \
-        float2 wr_ = w1_;                                                  \
-        _Pragma("unroll") for (int r_ = 1; r_ < (R); ++r_) {               \
-            V[r_] = cmul(V[r_], wr_);                                      \
-            wr_ = cmul(wr_, w1_);                                          \
-        }                                                                  \
-    } while (0)
-#endif
 
 // One pass of radix R after sub-transforms of NS points.
 #define STOCKHAM_PASS(R, NS, TW)                                                               \
@@ -200,7 +135,7 @@ __constant float SIN7[7] = {0.0f, 0.78183148246802981f, 0.97492791218182361f, 0.
                 if ((NS) > 1) {                                                                \
                     TWIDDLE(R, NS, TW, k_, v_[it_]);                                           \
                 }                                                                              \
-                DFT(R, v_[it_]);                                                               \
+                DFT_ANY(R, v_[it_]);                                                               \
                 const int d_ = (j_ / (NS)) * (NS) * (R) + k_;                                  \
                 _Pragma("unroll") for (int r_ = 0; r_ < (R); ++r_) {                           \
                     col_[PAD(d_ + r_ * (NS))] = v_[it_][r_];                                   \

@@ -28,7 +28,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     name: "mixed-radix",
     summary: "our own: Stockham passes of radix 8, 4, 2, 3, 5 and 7 in shared memory, twiddles from a table; \
               one launch up to 6144 points, two (four-step) up to 2^23",
-    tunables: &["threads", "twiddles"],
+    tunables: &["threads"],
     domain: Domain::SmoothSize { max_size: fft_mixed::MAX_SIZE },
 };
 
@@ -39,7 +39,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let mut launches = Vec::new();
     for pass in fft_mixed::passes(size, batch)? {
         let shape = fft_mixed::shape(&pass, sms, &options);
-        let (defines, table) = fft_mixed::defines(pass.len, &shape, &options);
+        let (defines, table) = fft_mixed::defines(pass.len, &shape);
         let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
         let grid = blocks_for(pass.total_columns, shape.columns, "mixed-radix blocks")?;
         let launch = Launch::new(&module, "fft_mixed", (grid, 1), (shape.threads as u32, 1))?;

@@ -63,15 +63,11 @@ pub fn passes(size: usize, batch: usize) -> Result<Vec<Layout>, Error> {
     Ok(Layout::four_step(n1, size / n1, batch).to_vec())
 }
 
-/// The variant's tunables: `threads`, the most threads a block has (a thread takes several
-/// butterflies of a pass when its block has more), and `twiddles`, `table` (loads from an
-/// f64-exact table, the default) or `computed` (a sincospi and its powers per butterfly).
-/// Measured on an H100 (1000 x 16384, 1024 x 16384, 6000 x 4096, 10^5 x 256 points), the table
-/// was 2-29% faster than computing at every thread count, and NVIDIA's OpenCL as much.
+/// The variant's tunable `threads`: the most threads a block has (a thread takes several
+/// butterflies of a pass when its block has more).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     pub max_threads: usize,
-    pub twiddle_table: bool,
 }
 
 impl Options {
@@ -83,16 +79,7 @@ impl Options {
                 "fft `mixed-radix` parameter `threads` must be a multiple of 32 up to {MAX_THREADS}, got {max_threads}"
             )));
         }
-        let twiddle_table = match tunables.string_opt("twiddles")? {
-            None | Some("table") => true,
-            Some("computed") => false,
-            Some(other) => {
-                return Err(Error::input(format!(
-                    "fft `mixed-radix` parameter `twiddles` must be `computed` or `table`, got `{other}`"
-                )))
-            }
-        };
-        Ok(Options { max_threads, twiddle_table })
+        Ok(Options { max_threads })
     }
 }
 
@@ -135,9 +122,8 @@ pub fn shape(pass: &Layout, sms: usize, options: &Options) -> Shape {
 /// The kernel's defines for `shape` at `len` points, and its twiddle table: for each pass of
 /// radix R after sub-transforms of Ns points, W_{Ns R}^{r k} (k < Ns, 1 <= r < R) at
 /// PASS<p>_TW + k (R - 1) + r - 1, as interleaved (re, im) floats computed in f64.
-pub fn defines(len: usize, shape: &Shape, options: &Options) -> (Defines, Vec<f32>) {
-    let mut defines = if options.twiddle_table { Defines::new().flag("TWIDDLE_TABLE") } else { Defines::new() };
-    defines = defines
+pub fn defines(len: usize, shape: &Shape) -> (Defines, Vec<f32>) {
+    let mut defines = Defines::new()
         .set("SIZE", len)
         .set("COLUMNS", shape.columns)
         .set("THREADS", shape.threads)
@@ -205,7 +191,7 @@ mod tests {
 
     #[test]
     fn shapes_fit_a_block_and_give_every_butterfly_a_thread() {
-        let wide = Options { max_threads: MAX_THREADS, twiddle_table: true };
+        let wide = Options { max_threads: MAX_THREADS };
         for size in [1, 2, 3, 7, 60, 1000, 1536, 4096, 6000, 6144, 100_000, 1 << 20, 3usize.pow(14)] {
             for batch in [1, 3, 64, 16384] {
                 for pass in passes(size, batch).unwrap() {
@@ -223,32 +209,26 @@ mod tests {
         assert_eq!(shape(&passes(1000, 16384).unwrap()[0], 132, &wide).columns, 4);
         assert_eq!(shape(&passes(1000, 16).unwrap()[0], 132, &wide).columns, 1);
         // Fewer threads than butterflies: the threads take several each.
-        assert_eq!(shape(&passes(6000, 16).unwrap()[0], 132, &Options { max_threads: 256, ..wide }).threads, 256);
+        assert_eq!(shape(&passes(6000, 16).unwrap()[0], 132, &Options { max_threads: 256 }).threads, 256);
     }
 
     #[test]
-    fn the_tunables_take_whole_warps_and_two_twiddle_sources() {
-        let with = |k: &str, v: &str| Params::new().with(k, v);
-        assert_eq!(
-            Options::from_tunables(&Params::new(), 256).unwrap(),
-            Options { max_threads: 256, twiddle_table: true }
-        );
-        assert!(!Options::from_tunables(&with("twiddles", "computed"), 256).unwrap().twiddle_table);
-        assert!(Options::from_tunables(&Params::new().with("threads", 100usize), 256)
-            .unwrap_err()
-            .to_string()
-            .contains("threads"));
-        assert!(Options::from_tunables(&with("twiddles", "cached"), 256).unwrap_err().to_string().contains("twiddles"));
+    fn the_threads_tunable_takes_whole_warps() {
+        assert_eq!(Options::from_tunables(&Params::new(), 256).unwrap(), Options { max_threads: 256 });
+        assert_eq!(Options::from_tunables(&Params::new().with("threads", 512usize), 256).unwrap().max_threads, 512);
+        for bad in [100usize, 2048] {
+            let err = Options::from_tunables(&Params::new().with("threads", bad), 256).unwrap_err().to_string();
+            assert!(err.contains("threads"), "{err}");
+        }
     }
 
     #[test]
     fn the_twiddle_table_holds_each_pass_at_its_offset() {
-        let options = Options { max_threads: 256, twiddle_table: true };
+        let options = Options { max_threads: 256 };
         let shape = shape(&passes(60, 1).unwrap()[0], 132, &options);
         assert_eq!(shape.radices, [4, 5, 3]);
-        let (defines, table) = defines(60, &shape, &options);
+        let (defines, table) = defines(60, &shape);
         let text = defines.to_string();
-        assert!(text.contains("-DTWIDDLE_TABLE"), "{text}");
         assert!(text.contains("-DPASS1_TW=3") && text.contains("-DPASS2_TW=19"), "{text}");
         // Pass 2: R = 3 after 20 points; k = 1, r = 2 is W_60^2.
         let at = 2 * (19 + 2 + 1);

@@ -19,7 +19,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     name: "mixed-radix",
     summary: "Stockham passes of radix 8, 4, 2, 3, 5 and 7 in local memory, twiddles from a table; four-step split \
               beyond 6144 points (our own)",
-    tunables: &["threads", "twiddles"],
+    tunables: &["threads"],
     domain: Domain::SmoothSize { max_size: fft_mixed::MAX_SIZE },
 };
 
@@ -47,7 +47,7 @@ pub(crate) fn plan(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
                 shape.threads, pass.len, device.limits.max_work_group, device.limits.local_mem
             )));
         }
-        let (defines, table) = fft_mixed::defines(pass.len, &shape, &options);
+        let (defines, table) = fft_mixed::defines(pass.len, &shape);
         let program = build(device, "fft_mixed", &defines)?;
         plan.uses(&program);
         let twiddles = plan.table(&table, "twiddle table")?;

@@ -1,0 +1,60 @@
+// Small DFTs in registers and the complex product, shared by every FFT kernel (fft_stockham,
+// conv1d_fft_fused through fft_stockham_passes.h, and fft_mixed): the OpenCL twin of
+// kernels/cuda/fft_dft.cuh. Included textually; the including file defines SIGN (-1 forward,
+// +1 inverse).
+
+inline float2 cmul(float2 a, float2 b) {
+    return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+// exp(SIGN 2 pi i q / 16) for q = 0..7, as literals: q is a compile-time constant at every call.
+inline float2 w16(int q) {
+    switch (q) {
+    case 1: return (float2)(0.92387953251128674f, SIGN * 0.38268343236508977f);
+    case 2: return (float2)(0.70710678118654752f, SIGN * 0.70710678118654752f);
+    case 3: return (float2)(0.38268343236508977f, SIGN * 0.92387953251128674f);
+    case 4: return (float2)(0.0f, SIGN);
+    case 5: return (float2)(-0.38268343236508977f, SIGN * 0.92387953251128674f);
+    case 6: return (float2)(-0.70710678118654752f, SIGN * 0.70710678118654752f);
+    case 7: return (float2)(-0.92387953251128674f, SIGN * 0.38268343236508977f);
+    default: return (float2)(1.0f, 0.0f);
+    }
+}
+
+// i (< 16) with its low LOG_R bits reversed: plain arithmetic, so it folds to a constant once
+// the loops around it are unrolled.
+#define REV4(i) ((((i) & 1) << 3) | (((i) & 2) << 1) | (((i) & 4) >> 1) | (((i) & 8) >> 3))
+#define REVERSE(i, LOG_R) (REV4(i) >> (4 - (LOG_R)))
+
+// In-place DFT of the R = 2, 4, 8 or 16 points V[BASE .. BASE + R), natural order in and out:
+// bit reversal (register renaming once unrolled) then radix-2 decimation-in-time butterflies.
+// A macro rather than a function: a call would take the array's address, and a driver that
+// does not inline it (NVIDIA's did not) keeps the array in stack memory instead of registers.
+#define DFT(R, LOG_R, V, BASE)                                                                \
+    do {                                                                                      \
+        _Pragma("unroll") for (int i_ = 0; i_ < (R); ++i_) {                                  \
+            const int j_ = REVERSE(i_, LOG_R);                                                \
+            if (i_ < j_) {                                                                    \
+                const float2 t_ = V[(BASE) + i_];                                             \
+                V[(BASE) + i_] = V[(BASE) + j_];                                              \
+                V[(BASE) + j_] = t_;                                                          \
+            }                                                                                 \
+        }                                                                                     \
+        _Pragma("unroll") for (int s_ = 0; s_ < (LOG_R); ++s_) {                              \
+            const int h_ = 1 << s_;                                                           \
+            _Pragma("unroll") for (int g_ = 0; g_ < (R); g_ += 2 * h_) {                      \
+                _Pragma("unroll") for (int p_ = 0; p_ < h_; ++p_) {                           \
+                    const int q_ = p_ * (8 / h_); /* W_{2h}^p = W_16^{p 16 / 2h} */           \
+                    float2 b_ = V[(BASE) + g_ + p_ + h_];                                     \
+                    if (q_ == 4) {                                                            \
+                        b_ = (float2)(-SIGN * b_.y, SIGN * b_.x);                             \
+                    } else if (q_ != 0) {                                                     \
+                        b_ = cmul(b_, w16(q_));                                               \
+                    }                                                                         \
+                    const float2 a_ = V[(BASE) + g_ + p_];                                    \
+                    V[(BASE) + g_ + p_] = a_ + b_;                                            \
+                    V[(BASE) + g_ + p_ + h_] = a_ - b_;                                       \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
