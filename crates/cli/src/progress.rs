@@ -29,9 +29,11 @@ impl Progress {
         match (record.status, record.kernel_ms) {
             (Status::Ok, Some(k)) => {
                 let interval = k.ci_rel.map_or("no interval".to_string(), |w| format!("±{}%", fmt_sig(w * 100.0, 2)));
-                let how = record.sampling.map_or(String::new(), |s| {
+                let how = record.sampling.as_ref().map_or(String::new(), |s| {
                     let batch = if s.batch > 1 { format!(", {} calls a sample", s.batch) } else { String::new() };
-                    format!("{batch}, stopped on {}", s.stop.name())
+                    let pass =
+                        if s.passes > 1 { format!(", pass {} of {}", s.pass + 1, s.passes) } else { String::new() };
+                    format!("{batch}{pass}, stopped on {}", s.stop.name())
                 });
                 format!("{what}: {} ms {interval} (median of {}{how}) verified", fmt_ms(k.median), k.n)
             }
@@ -66,6 +68,13 @@ impl Observer for Progress {
     fn round_finished(&mut self, round: u32, still_sampling: usize) {
         if let Some(bar) = &self.bar {
             bar.set_message(format!("{}: round {}, {still_sampling} still sampling", self.label, round + 1));
+        }
+    }
+
+    fn cells_done_early(&mut self, count: usize) {
+        match &self.bar {
+            Some(bar) => bar.inc(count as u64),
+            None => self.done += count,
         }
     }
 

@@ -151,7 +151,7 @@ fn a_failing_peer_is_one_failed_record_of_its_round_and_the_rest_are_verified() 
         min_sample_ms: 0.0,
         cold_cache: false,
     };
-    let group = dspbench_runner::Group { index: 0, seed: 1, plan, input: &input };
+    let group = dspbench_runner::Group { index: 0, seed: 1, plan, input: &input, first_round: 0 };
     let records = dspbench_runner::measure_group(
         cells,
         &group,

@@ -448,6 +448,10 @@ mod tests {
             round_seed: 7,
             steal_pct: None,
             canary_ms: None,
+            passes: 1,
+            pass: 0,
+            pass_stops: Vec::new(),
+            pass_canary_ms: Vec::new(),
         });
         r
     }

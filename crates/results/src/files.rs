@@ -57,14 +57,23 @@ impl ResultsDir {
 
     /// Appends one record to `results.jsonl` and `results.csv`, flushed.
     pub fn append(&mut self, record: &Record) -> Result<(), ResultsError> {
-        let jsonl_path = self.dir.join(RECORDS_FILE);
-        let line = serde_json::to_string(record).expect("records always serialise");
-        writeln!(self.jsonl, "{line}").and_then(|_| self.jsonl.flush()).map_err(io(&jsonl_path))?;
+        self.append_pass(record)?;
         let csv_path = self.dir.join(CSV_FILE);
         self.csv
             .write_record(csv_row(record))
             .map_err(|e| ResultsError::Csv { path: csv_path.clone(), message: e.to_string() })?;
         self.csv.flush().map_err(io(&csv_path))
+    }
+}
+
+impl ResultsDir {
+    /// Appends a cell's record after a pass that is not its last to `results.jsonl` only,
+    /// flushed: an interrupted run keeps its passes so far, and the next pass's record replaces
+    /// it on reading ([`read_records`]); the CSV gets a cell's row once, after its last pass.
+    pub fn append_pass(&mut self, record: &Record) -> Result<(), ResultsError> {
+        let jsonl_path = self.dir.join(RECORDS_FILE);
+        let line = serde_json::to_string(record).expect("records always serialise");
+        writeln!(self.jsonl, "{line}").and_then(|_| self.jsonl.flush()).map_err(io(&jsonl_path))
     }
 }
 
@@ -81,7 +90,8 @@ pub fn read_machine(dir: &Path) -> Result<Machine, ResultsError> {
 }
 
 /// Reads every record of a `results.jsonl`. A last line cut off mid-write (a run killed while
-/// writing) is ignored; a malformed line anywhere else is an error.
+/// writing) is ignored; a malformed line anywhere else is an error. A cell written after several
+/// passes appears once, as its last record (which holds every pass so far).
 pub fn read_records(path: &Path) -> Result<Vec<Record>, ResultsError> {
     read_records_reporting(path).map(|(records, _)| records)
 }
@@ -104,14 +114,33 @@ pub fn read_records_reporting(path: &Path) -> Result<(Vec<Record>, Option<String
                     path.display(),
                     i + 1
                 );
-                return Ok((records, Some(warning)));
+                return Ok((latest_passes(records), Some(warning)));
             }
             Err(e) => {
                 return Err(ResultsError::Parse { path: path.to_path_buf(), line: i + 1, message: e.to_string() })
             }
         }
     }
-    Ok((records, None))
+    Ok((latest_passes(records), None))
+}
+
+/// Drops each record that a later pass's record of the same cell replaces, keeping the order of
+/// first appearance.
+fn latest_passes(records: Vec<Record>) -> Vec<Record> {
+    let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut kept: Vec<Record> = Vec::with_capacity(records.len());
+    for record in records {
+        let pass = record.sampling.as_ref().map_or(0, |s| s.pass);
+        let key = record.cell_key();
+        match slot_of.get(&key) {
+            Some(&i) if pass > 0 => kept[i] = record,
+            _ => {
+                slot_of.insert(key, kept.len());
+                kept.push(record);
+            }
+        }
+    }
+    kept
 }
 
 const CSV_HEADER: [&str; 27] = [
@@ -164,8 +193,8 @@ fn csv_row(r: &Record) -> Vec<String> {
         num(k.and_then(|s| s.ci_high)),
         num(k.and_then(|s| s.ci_rel)),
         r.samples.to_string(),
-        r.sampling.map(|s| s.batch.to_string()).unwrap_or_default(),
-        r.sampling.map(|s| s.stop.name().to_string()).unwrap_or_default(),
+        r.sampling.as_ref().map(|s| s.batch.to_string()).unwrap_or_default(),
+        r.sampling.as_ref().map(|s| s.stop.name().to_string()).unwrap_or_default(),
         r.kernel_clock.clone().unwrap_or_default(),
         num(r.transfer_ms.map(|t| t.upload)),
         num(r.transfer_ms.map(|t| t.download)),
@@ -218,9 +247,58 @@ pub(crate) mod tests {
             gbps: Some(1e-4),
             times_ms: vec![1.0, 2.0],
             rounds: vec![0, 1],
+            passes: Vec::new(),
             sampling: None,
             finished: "2026-11-21T00:00:00Z".into(),
         }
+    }
+
+    fn after_pass(variant: &str, pass: usize, samples: usize) -> Record {
+        let mut r = record(variant);
+        r.times_ms = vec![1.0; samples];
+        r.rounds = (0..samples as u32).collect();
+        r.samples = samples;
+        r.sampling = Some(crate::SamplingInfo {
+            batch: 1,
+            min_sample_ms: 0.0,
+            stop: dspbench_stats::StopReason::Target,
+            rule: dspbench_stats::StoppingRule {
+                min_samples: 1,
+                max_samples: 10,
+                time_budget_s: 1.0,
+                target_rel_half_width: 0.01,
+            },
+            spent_s: 0.0,
+            group: 0,
+            round_seed: 1,
+            steal_pct: None,
+            canary_ms: None,
+            passes: 3,
+            pass,
+            pass_stops: Vec::new(),
+            pass_canary_ms: Vec::new(),
+        });
+        r
+    }
+
+    #[test]
+    fn a_later_pass_replaces_the_cells_record_and_an_interrupted_run_keeps_its_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = ResultsDir::create(dir.path()).unwrap();
+        // Passes 0 and 1 of two cells, then the run stops: each cell's pass-1 record stands, in
+        // the order the cells first appeared, and the CSV has no rows (no cell finished its
+        // last pass).
+        for (variant, pass, samples) in [("direct", 0, 2), ("fft", 0, 3), ("direct", 1, 4), ("fft", 1, 6)] {
+            out.append_pass(&after_pass(variant, pass, samples)).unwrap();
+        }
+        let back = read_records(&dir.path().join(RECORDS_FILE)).unwrap();
+        let seen: Vec<(&str, usize)> = back.iter().map(|r| (r.variant.as_str(), r.samples)).collect();
+        assert_eq!(seen, vec![("direct", 4), ("fft", 6)]);
+        let csv = std::fs::read_to_string(dir.path().join(CSV_FILE)).unwrap();
+        assert_eq!(csv.lines().count(), 1);
+        // Two cells alike in every way but written by one pass each are both kept.
+        out.append(&after_pass("direct", 0, 5)).unwrap();
+        assert_eq!(read_records(&dir.path().join(RECORDS_FILE)).unwrap().len(), 3);
     }
 
     #[test]
@@ -243,7 +321,7 @@ pub(crate) mod tests {
         let path = dir.path().join(RECORDS_FILE);
         std::fs::write(&path, format!("{line}\n")).unwrap();
         let r = read_records(&path).unwrap().remove(0);
-        assert_eq!((r.schema, r.samples, r.rounds.len(), r.sampling), (1, 2, 0, None));
+        assert_eq!((r.schema, r.samples, r.rounds.len(), r.sampling.is_none()), (1, 2, 0, true));
         assert_eq!(r.kernel_ms.unwrap().ci_low, None);
         assert!(r.round_times().is_empty());
     }

@@ -133,7 +133,7 @@ pub struct RunNoise {
     pub warnings: Vec<String>,
 }
 
-/// The reference loop's times over a run (`SamplingInfo::canary_ms`, one per problem group): the
+/// The reference loop's times over a run (`SamplingInfo::canary_ms`, one per problem group and pass): the
 /// machine's own speed as the run went on. On a quiet machine they agree within a few percent.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CanarySpread {
@@ -152,8 +152,12 @@ impl CanarySpread {
         let mut seen = std::collections::BTreeMap::new();
         for r in records {
             if let Some(s) = &r.sampling {
-                if let Some(ms) = s.canary_ms {
-                    seen.insert((r.scenario.clone(), r.experiment, s.group), ms);
+                if !s.pass_canary_ms.is_empty() {
+                    for (pass, &ms) in s.pass_canary_ms.iter().enumerate() {
+                        seen.insert((r.scenario.clone(), r.experiment, s.group, pass), ms);
+                    }
+                } else if let Some(ms) = s.canary_ms {
+                    seen.insert((r.scenario.clone(), r.experiment, s.group, 0), ms);
                 }
             }
         }

@@ -1,6 +1,6 @@
 use crate::Summary;
 use dspbench_core::{Params, Workload};
-use dspbench_stats::{StopReason, StoppingRule};
+use dspbench_stats::{RoundSample, StopReason, StoppingRule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -60,16 +60,18 @@ pub struct VerificationInfo {
 }
 
 /// How a cell's samples were taken (schema 2; absent in older records).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SamplingInfo {
     /// Calls per sample: a short kernel runs this many times back to back in one timed sample,
     /// and the sample is recorded per call (its time divided by `batch`).
     pub batch: usize,
     /// The shortest sample calibration aimed for, in milliseconds.
     pub min_sample_ms: f64,
-    /// Why sampling stopped: `target` (the interval reached `rule.target_rel_half_width`),
-    /// `budget` or `max-samples` (it did not).
+    /// Why sampling stopped: `target` (the interval, over every pass, reached
+    /// `rule.target_rel_half_width`), `budget` or `max-samples` (a pass ran out of time or
+    /// samples first), `pass-spread` (every pass reached the target, but they disagree).
     pub stop: StopReason,
+    /// The whole run's rule; each pass took `rule.per_pass(passes)`.
     pub rule: StoppingRule,
     /// Seconds spent in timed samples (warm-up and calibration excluded).
     pub spent_s: f64,
@@ -84,6 +86,23 @@ pub struct SamplingInfo {
     /// machine's own speed at the time (`dspbench-runner`'s canary).
     #[serde(default)]
     pub canary_ms: Option<f64>,
+    /// How many passes the run planned for every problem (1 in records written before passes).
+    #[serde(default = "one")]
+    pub passes: usize,
+    /// The last pass (0-based) whose samples this record holds: a run writes a cell's record
+    /// after each pass, each holding every pass so far, and the last one written stands.
+    #[serde(default)]
+    pub pass: usize,
+    /// Why each pass stopped sampling, in pass order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_stops: Vec<StopReason>,
+    /// The canary before each pass of the group, in pass order (`canary_ms` is the first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_canary_ms: Vec<f64>,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// One measured (or refused) cell: one problem, one variant, one backend, one device.
@@ -132,9 +151,13 @@ pub struct Record {
     pub gbps: Option<f64>,
     /// Every kernel sample, in milliseconds per call, in the order taken.
     pub times_ms: Vec<f64>,
-    /// The round of each sample of `times_ms` (same length); empty in older records.
+    /// The round of each sample of `times_ms` (same length); empty in older records. Rounds
+    /// are numbered on through a problem's passes, so no two passes share one.
     #[serde(default)]
     pub rounds: Vec<u32>,
+    /// The pass (0-based) of each sample of `times_ms`; empty for a run of one pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passes: Vec<u32>,
     #[serde(default)]
     pub sampling: Option<SamplingInfo>,
     /// UTC time the cell finished, RFC 3339.
@@ -149,12 +172,40 @@ impl Record {
 }
 
 impl Record {
-    /// `(round, time)` of every sample, for pairing with another record of the same group.
-    pub fn round_times(&self) -> Vec<(u32, f64)> {
+    /// Every sample with its round and pass, for pairing with another record of the same group.
+    pub fn round_times(&self) -> Vec<RoundSample> {
         if self.rounds.len() != self.times_ms.len() {
             return Vec::new();
         }
-        self.rounds.iter().copied().zip(self.times_ms.iter().copied()).collect()
+        self.rounds
+            .iter()
+            .zip(&self.times_ms)
+            .enumerate()
+            .map(|(i, (&round, &value))| RoundSample { round, pass: self.pass_of(i), value })
+            .collect()
+    }
+
+    /// The pass of sample `i` (0 where the record has no passes).
+    pub fn pass_of(&self, i: usize) -> u32 {
+        if self.passes.len() == self.times_ms.len() {
+            self.passes[i]
+        } else {
+            0
+        }
+    }
+
+    /// Which cell of a run this record is: two records with the same key are the same cell
+    /// (written after successive passes).
+    pub fn cell_key(&self) -> String {
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            self.scenario,
+            self.experiment,
+            self.backend,
+            self.device.as_deref().unwrap_or(""),
+            self.variant,
+            self.params_text()
+        )
     }
 
     /// True when `other` was sampled in the same rounds as this record (same run, experiment and group).

@@ -1,4 +1,4 @@
-use dspbench_stats::{median_with_ci_sorted, Estimate};
+use dspbench_stats::{median_with_ci_in_passes, Estimate};
 use serde::{Deserialize, Serialize};
 
 /// Order statistics of a set of timings, in milliseconds.
@@ -28,12 +28,23 @@ pub struct Summary {
 impl Summary {
     /// `None` for an empty set.
     pub fn of(samples: &[f64]) -> Option<Summary> {
+        Summary::of_passes(samples, &[])
+    }
+
+    /// As [`Summary::of`] for samples taken in a run's passes (`passes[i]`: sample i's; empty
+    /// for one pass): the interval of the median holds across the passes (`dspbench-stats`).
+    pub fn of_passes(samples: &[f64], passes: &[u32]) -> Option<Summary> {
         if samples.is_empty() {
             return None;
         }
+        let labelled: Vec<(u32, f64)> = if passes.len() == samples.len() {
+            passes.iter().copied().zip(samples.iter().copied()).collect()
+        } else {
+            samples.iter().map(|&v| (0, v)).collect()
+        };
+        let estimate = median_with_ci_in_passes(&labelled)?;
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let estimate = median_with_ci_sorted(&sorted);
         let median = estimate.point;
         let mut deviations: Vec<f64> = sorted.iter().map(|x| (x - median).abs()).collect();
         deviations.sort_by(f64::total_cmp);
@@ -112,6 +123,17 @@ mod tests {
         let e = s.estimate(&samples);
         assert_eq!((e.point, e.low, e.high), (5.5, Some(2.0), Some(9.0)));
         assert_eq!(s.estimate(&[]).low, None);
+    }
+
+    #[test]
+    fn passes_that_disagree_widen_the_interval_not_the_median() {
+        let samples: Vec<f64> = (0..40).map(|i| if i < 20 { 1.0 } else { 1.2 } + 1e-4 * f64::from(i % 20)).collect();
+        let passes: Vec<u32> = (0..40).map(|i| i / 10).collect();
+        let pooled = Summary::of(&samples).unwrap();
+        let over = Summary::of_passes(&samples, &passes).unwrap();
+        assert_eq!((over.median, over.n, over.mad), (pooled.median, pooled.n, pooled.mad));
+        assert!(over.ci_low.unwrap() < pooled.ci_low.unwrap() && over.ci_high.unwrap() >= pooled.ci_high.unwrap());
+        assert!(over.ci_rel.unwrap() > 0.05, "{over:?}");
     }
 
     #[test]

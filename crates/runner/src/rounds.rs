@@ -55,19 +55,22 @@ impl Slot {
     }
 }
 
-/// Samples every contender of `slots` in rounds until each has stopped (its stopping rule) or
-/// failed. `progress(round, still_sampling)` is called after every round.
+/// Samples every contender of `slots` in rounds numbered from `first_round` until each has
+/// stopped (its stopping rule) or failed; returns the number of the next round (a later pass of
+/// the same problem goes on from there, so rounds never repeat). `progress(round,
+/// still_sampling)` is called after every round.
 pub fn sample_in_rounds(
     slots: &mut [Slot],
     plan: &SamplingPlan,
     order: &mut RoundOrder,
     evictor: &mut HostEvictor,
+    first_round: u32,
     progress: &mut dyn FnMut(u32, usize),
-) {
-    for round in 0u32.. {
+) -> u32 {
+    for round in first_round.. {
         let active: Vec<usize> = (0..slots.len()).filter(|&i| slots[i].still_sampling()).collect();
         if active.is_empty() {
-            return;
+            return round;
         }
         for i in order.next_round(&active) {
             if let Slot::Measuring(contender) = &mut slots[i] {
@@ -83,6 +86,7 @@ pub fn sample_in_rounds(
         }
         progress(round, slots.iter().filter(|s| s.still_sampling()).count());
     }
+    unreachable!("every contender stops within its sample limit")
 }
 
 #[cfg(test)]

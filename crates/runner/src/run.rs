@@ -1,6 +1,7 @@
 use crate::measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 use crate::noise::CpuTimes;
 use crate::now_rfc3339;
+use crate::passes::{first_pass, merge_pass, pass_seed, GroupHistory};
 use crate::rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
 use crate::DeviceFilter;
 use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, Params, PlanRequest, Problem};
@@ -79,7 +80,11 @@ pub trait Observer {
     fn cell_started(&mut self, _label: &str) {}
     /// A round of the current problem ended; `still_sampling` contenders go on.
     fn round_finished(&mut self, _round: u32, _still_sampling: usize) {}
+    /// A cell's record after a pass (its last, or one more of several).
     fn cell_finished(&mut self, _record: &Record) {}
+    /// `count` cells that failed or were refused in an earlier pass sit this pass out: they
+    /// count as done for it (the start's total counts every cell once per pass).
+    fn cells_done_early(&mut self, _count: usize) {}
 }
 
 /// An observer that shows nothing.
@@ -128,10 +133,11 @@ struct Lane<'a> {
 }
 
 /// Runs every experiment of `scenario`, appending one record per cell to `out` as soon as its
-/// problem is measured. The cells of one problem (every variant, backend, device and tunable
-/// set that computes the same output) are measured together in interleaved rounds. Device and
-/// compile failures become `failed` records and the run goes on; only a failure to write
-/// results stops it.
+/// problem is measured, and again after each further pass (`sampling.passes`: pass 1 of every
+/// problem, then pass 2, ...; see `passes.rs`). The cells of one problem (every variant, backend,
+/// device and tunable set that computes the same output) are measured together in interleaved
+/// rounds. Device and compile failures become `failed` records and the run goes on; only a
+/// failure to write results stops it.
 pub fn run_scenario(
     scenario: &Scenario,
     probed: &[(&dyn Backend, Availability)],
@@ -141,7 +147,9 @@ pub fn run_scenario(
 ) -> Result<RunSummary, ResultsError> {
     let mut summary = RunSummary::default();
     let sampling = options.sampling.unwrap_or(scenario.sampling);
-    let plan = SamplingPlan::from(&sampling);
+    let passes = sampling.passes.max(1);
+    let whole = SamplingPlan::from(&sampling);
+    let plan = SamplingPlan { rule: whole.rule.per_pass(passes), ..whole };
     let plans = experiment_plans(scenario, probed, options);
     let shard = options.shard.unwrap_or_default();
     let cells_here: usize = plans
@@ -151,61 +159,105 @@ pub fn run_scenario(
             mine.map(|(_, (_, cells))| cells.len()).sum::<usize>() * p.lanes.len()
         })
         .sum();
-    observer.start(cells_here);
+    observer.start(cells_here * passes);
     let mut evictor = HostEvictor::default();
+    let mut histories: BTreeMap<(usize, usize), GroupHistory> = BTreeMap::new();
 
-    for ExperimentPlan { experiment, lanes, unavailable, groups, first_ordinal } in &plans {
-        // Said once over all shards: by the shard that owns the experiment's first problem.
-        if shard.owns(*first_ordinal) {
-            for (backend, reason) in unavailable {
-                let mut record = blank_record(scenario, experiment, backend, "*", None, Default::default());
-                record.status = Status::Unavailable;
-                record.reason = Some(reason.clone());
-                out.append(&record)?;
-                observer.cell_finished(&record);
-                summary.add(&record);
-            }
-        }
-        if lanes.is_empty() {
-            continue;
-        }
-        for (group, (problem, cells)) in groups.iter().enumerate() {
-            if !shard.owns(first_ordinal + group) {
-                continue;
-            }
-            let problem = *problem;
-            let input = generate_input(&problem, scenario.seed);
-            let tunables: Vec<Params> = cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
-            let mut contenders = Vec::new();
-            for (params, tunables) in cells.iter().zip(&tunables) {
-                for lane in lanes {
-                    let mut record = blank_record(
-                        scenario,
-                        experiment,
-                        lane.backend.name(),
-                        lane.variant,
-                        Some(&lane.device_name),
-                        (*params).clone(),
-                    );
-                    record.warmup = sampling.warmup;
-                    let like = lane.custom.map_or(lane.variant, |c| c.like.as_str());
-                    let request = PlanRequest { problem, variant: like, tunables, device: lane.device };
-                    let custom = lane.custom.map(|c| c.source.clone());
-                    contenders.push(Cell { backend: lane.backend, request, record, custom });
+    for pass in 0..passes {
+        for ExperimentPlan { experiment, lanes, unavailable, groups, first_ordinal } in &plans {
+            // Said once over all shards: by the shard that owns the experiment's first problem.
+            if pass == 0 && shard.owns(*first_ordinal) {
+                for (backend, reason) in unavailable {
+                    let mut record = blank_record(scenario, experiment, backend, "*", None, Default::default());
+                    record.status = Status::Unavailable;
+                    record.reason = Some(reason.clone());
+                    out.append(&record)?;
+                    observer.cell_finished(&record);
+                    summary.add(&record);
                 }
             }
-            observer.cell_started(&format!(
-                "{} [{}]: {} contender(s) in rounds",
-                experiment.workload,
-                problem,
-                contenders.len()
-            ));
-            let seed = round_seed(scenario.seed, experiment.index, group);
-            let group = Group { index: group, seed, plan, input: &input };
-            for (record, _) in measure_group(contenders, &group, &mut evictor, observer) {
-                out.append(&record)?;
-                observer.cell_finished(&record);
-                summary.add(&record);
+            if lanes.is_empty() {
+                continue;
+            }
+            for (group, (problem, cells)) in groups.iter().enumerate() {
+                if !shard.owns(first_ordinal + group) {
+                    continue;
+                }
+                let history = histories.entry((experiment.index, group)).or_default();
+                let problem = *problem;
+                let tunables: Vec<Params> =
+                    cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
+                let mut contenders = Vec::new();
+                let mut slots = Vec::new();
+                let mut done_early = 0;
+                for (params, tunables) in cells.iter().zip(&tunables) {
+                    for lane in lanes {
+                        let slot = contenders.len() + done_early;
+                        if history.cells.get(slot).is_some_and(|c| !c.live()) {
+                            done_early += 1;
+                            continue;
+                        }
+                        let mut record = blank_record(
+                            scenario,
+                            experiment,
+                            lane.backend.name(),
+                            lane.variant,
+                            Some(&lane.device_name),
+                            (*params).clone(),
+                        );
+                        record.warmup = sampling.warmup;
+                        let like = lane.custom.map_or(lane.variant, |c| c.like.as_str());
+                        let request = PlanRequest { problem, variant: like, tunables, device: lane.device };
+                        let custom = lane.custom.map(|c| c.source.clone());
+                        contenders.push(Cell { backend: lane.backend, request, record, custom });
+                        slots.push(slot);
+                    }
+                }
+                observer.cells_done_early(done_early);
+                if contenders.is_empty() {
+                    continue;
+                }
+                let pass_note = if passes > 1 { format!(", pass {} of {passes}", pass + 1) } else { String::new() };
+                observer.cell_started(&format!(
+                    "{} [{}]: {} contender(s) in rounds{pass_note}",
+                    experiment.workload,
+                    problem,
+                    contenders.len()
+                ));
+                let input = generate_input(&problem, scenario.seed);
+                let seed = round_seed(scenario.seed, experiment.index, group);
+                let group_info = Group {
+                    index: group,
+                    seed: pass_seed(seed, pass),
+                    plan,
+                    input: &input,
+                    first_round: history.next_round,
+                };
+                let (measured, next_round) = measure_pass(contenders, &group_info, &mut evictor, observer);
+                history.next_round = next_round;
+                for (slot, mut cell) in slots.into_iter().zip(measured) {
+                    if let Some(s) = cell.record.sampling.as_mut() {
+                        // Every pass's records name the group's first seed, which pairs them.
+                        s.round_seed = seed;
+                    }
+                    let cell_history = if pass == 0 {
+                        history.cells.push(first_pass(cell, passes, &whole.rule));
+                        &history.cells[slot]
+                    } else {
+                        let h = &mut history.cells[slot];
+                        merge_pass(h, cell, pass, passes, &whole.rule);
+                        &*h
+                    };
+                    let record = &cell_history.record;
+                    let last = pass + 1 == passes || !cell_history.live();
+                    if last {
+                        out.append(record)?;
+                        summary.add(record);
+                    } else {
+                        out.append_pass(record)?;
+                    }
+                    observer.cell_finished(record);
+                }
             }
         }
     }
@@ -292,6 +344,8 @@ pub struct Group<'a> {
     pub seed: u64,
     pub plan: SamplingPlan,
     pub input: &'a Input,
+    /// The number of the first round (a later pass goes on from the last pass's rounds).
+    pub first_round: u32,
 }
 
 /// Plans, measures in interleaved rounds, downloads and verifies the contenders of one problem;
@@ -303,6 +357,24 @@ pub fn measure_group(
     evictor: &mut HostEvictor,
     observer: &mut dyn Observer,
 ) -> Vec<(Record, Option<Output>)> {
+    measure_pass(cells, group, evictor, observer).0.into_iter().map(|c| (c.record, c.output)).collect()
+}
+
+/// One contender's record after one pass, its output and its samples' wall times.
+pub struct PassCell {
+    pub record: Record,
+    pub output: Option<Output>,
+    pub wall_ms: Vec<f64>,
+}
+
+/// [`measure_group`] for one pass of a run: also returns every sample's wall time and the
+/// number of the round after the pass's last.
+fn measure_pass(
+    cells: Vec<Cell<'_>>,
+    group: &Group<'_>,
+    evictor: &mut HostEvictor,
+    observer: &mut dyn Observer,
+) -> (Vec<PassCell>, u32) {
     let mut records = Vec::with_capacity(cells.len());
     let mut slots = Vec::with_capacity(cells.len());
     for Cell { backend, request, mut record, custom } in cells {
@@ -316,19 +388,23 @@ pub fn measure_group(
     }
     let canary_ms = crate::canary::canary_ms();
     let steal_before = CpuTimes::read();
-    sample_in_rounds(&mut slots, &group.plan, &mut RoundOrder::new(group.seed), evictor, &mut |round, left| {
-        observer.round_finished(round, left)
-    });
+    let mut order = RoundOrder::new(group.seed);
+    let next_round =
+        sample_in_rounds(&mut slots, &group.plan, &mut order, evictor, group.first_round, &mut |round, left| {
+            observer.round_finished(round - group.first_round, left)
+        });
     let steal_pct = CpuTimes::read().zip(steal_before).and_then(|(after, before)| after.steal_pct_since(&before));
-    records
+    let cells = records
         .into_iter()
         .zip(slots)
         .map(|(mut record, slot)| {
-            let output = finish_contender(slot, group, (steal_pct, canary_ms), &mut record);
+            let (output, wall_ms) = finish_contender(slot, group, (steal_pct, canary_ms), &mut record)
+                .map_or((None, Vec::new()), |(output, wall)| (Some(output), wall));
             record.finished = now_rfc3339();
-            (record, output)
+            PassCell { record, output, wall_ms }
         })
-        .collect()
+        .collect();
+    (cells, next_round)
 }
 
 /// Plans and prepares (upload, warm-up, batch calibration) one contender; [`Slot::Refused`]
@@ -386,13 +462,13 @@ fn plan_custom(
     with_custom_kernel(&kernel, || backend.plan(request))
 }
 
-/// Downloads, verifies and records one measured contender.
+/// Downloads, verifies and records one measured contender: its output and its samples' wall times.
 fn finish_contender(
     slot: Slot,
     group: &Group<'_>,
     (steal_pct, canary_ms): (Option<f64>, f64),
     record: &mut Record,
-) -> Option<Output> {
+) -> Option<(Output, Vec<f64>)> {
     let contender = match slot {
         Slot::Measuring(c) => c,
         Slot::Failed(e) => {
@@ -414,8 +490,12 @@ fn finish_contender(
                 round_seed: group.seed,
                 steal_pct,
                 canary_ms: Some(canary_ms),
+                passes: 1,
+                pass: 0,
+                pass_stops: Vec::new(),
+                pass_canary_ms: Vec::new(),
             });
-            Some(m.output)
+            Some((m.output, m.wall_ms))
         }
         Err(e) => {
             fail(record, e);
@@ -564,6 +644,7 @@ pub fn new_record(
         gbps: None,
         times_ms: Vec::new(),
         rounds: Vec::new(),
+        passes: Vec::new(),
         sampling: None,
         finished: String::new(),
     }
@@ -583,7 +664,7 @@ pub fn execute_cell(
     record.warmup = sampling.warmup;
     let cell =
         Cell { backend, request: request.clone(), record: record.clone(), custom: custom.map(Path::to_path_buf) };
-    let group = Group { index: 0, seed: 0, plan: sampling, input };
+    let group = Group { index: 0, seed: 0, plan: sampling, input, first_round: 0 };
     let (done, output) =
         measure_group(vec![cell], &group, &mut HostEvictor::default(), &mut SilentObserver).pop().expect("one cell");
     *record = done;

@@ -139,10 +139,10 @@ fn every_outcome_is_recorded_and_the_run_goes_on() {
     assert!(!wrong.verified && wrong.verification.as_ref().unwrap().first_mismatch.is_some());
     let good = records.iter().find(|r| r.variant == "good").unwrap();
     assert_eq!((good.samples, good.warmup, good.rounds.len()), (4, 1, 4));
-    let sampling = good.sampling.expect("sampling recorded");
+    let sampling = good.sampling.clone().expect("sampling recorded");
     assert_eq!(sampling.rule.max_samples, 4);
     let other = records.iter().find(|r| r.variant == "wrong").unwrap();
-    assert_eq!(other.sampling.unwrap().round_seed, sampling.round_seed, "one problem, one round order");
+    assert_eq!(other.sampling.as_ref().unwrap().round_seed, sampling.round_seed, "one problem, one round order");
     assert_eq!(good.kernel_clock.as_deref(), Some("wall"));
     assert!(good.transfer_ms.is_none(), "no device copy on a host backend");
     assert_eq!(summary.problems.len(), 4, "{:?}", summary.problems);
@@ -216,4 +216,91 @@ fn two_cards_of_one_model_get_names_of_their_own() {
     let node = [card(0, "NVIDIA H200"), card(1, "NVIDIA H200"), card(2, "NVIDIA H100")];
     let names: Vec<String> = node.iter().map(|d| dspbench_runner::device_name(d, &node)).collect();
     assert_eq!(names, ["NVIDIA H200 #0", "NVIDIA H200 #1", "NVIDIA H100"]);
+}
+
+/// Records the problems' start labels, in order.
+#[derive(Default)]
+struct Labels(Vec<String>);
+
+impl dspbench_runner::Observer for Labels {
+    fn cell_started(&mut self, label: &str) {
+        self.0.push(label.to_string());
+    }
+}
+
+#[test]
+fn passes_sweep_the_whole_scenario_in_turn_and_one_record_holds_them_all() {
+    let ready = Fake { name: "fake", ready: true };
+    let yaml = "name: t\nseed: 3\nwarmup: 0\nmin_samples: 6\nmax_samples: 6\npasses: 3\nexperiments:\n  - workload: conv1d\n    variants: [good]\n    params: { n: [50, 60], m: 5 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+    let dir = tempfile::tempdir().unwrap();
+    let mut out = ResultsDir::create(dir.path()).unwrap();
+    let mut labels = Labels::default();
+    let summary = run_scenario(&scenario, &probed, &RunOptions::default(), &mut out, &mut labels).unwrap();
+
+    // Pass 1 of both problems, then pass 2 of both, then pass 3.
+    let passes: Vec<&str> = labels.0.iter().map(|l| &l[l.find("pass ").expect("labelled with its pass")..]).collect();
+    assert_eq!(passes, ["pass 1 of 3", "pass 1 of 3", "pass 2 of 3", "pass 2 of 3", "pass 3 of 3", "pass 3 of 3"]);
+    assert!(labels.0[0].contains("n=50") && labels.0[1].contains("n=60"), "{:?}", labels.0);
+    // A record per cell per pass in the file; read back, one per cell with every pass.
+    let lines = std::fs::read_to_string(dir.path().join("results.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 6);
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "one CSV row per cell, after its last pass");
+    let records = read_records(&dir.path().join("results.jsonl")).unwrap();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!((r.status, r.samples, r.kernel_ms.unwrap().n), (Status::Ok, 6, 6));
+        assert_eq!(r.passes, vec![0, 0, 1, 1, 2, 2]);
+        assert!(r.rounds.windows(2).all(|w| w[0] < w[1]), "rounds go on through the passes: {:?}", r.rounds);
+        let s = r.sampling.as_ref().unwrap();
+        assert_eq!((s.passes, s.pass, s.pass_stops.len(), s.pass_canary_ms.len()), (3, 2, 3, 3));
+        assert_eq!((s.rule.min_samples, s.rule.max_samples), (6, 6), "the record names the whole run's rule");
+    }
+    assert!(summary.all_verified());
+    assert_eq!(summary.counts.get("ok"), Some(&2), "each cell counted once: {:?}", summary.counts);
+}
+
+/// A backend whose device goes away after its first plan.
+struct Flaky {
+    inner: Fake,
+    plans: AtomicUsize,
+}
+
+impl Backend for Flaky {
+    fn name(&self) -> &'static str {
+        self.inner.name
+    }
+    fn availability(&self) -> Availability {
+        self.inner.availability()
+    }
+    fn variants(&self) -> Vec<VariantInfo> {
+        vec![variant("good")]
+    }
+    fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error> {
+        if self.plans.fetch_add(1, Ordering::Relaxed) == 0 {
+            self.inner.plan(request)
+        } else {
+            Err(Error::device("lost the device"))
+        }
+    }
+}
+
+#[test]
+fn a_cell_that_fails_in_a_later_pass_says_which_and_sits_out_the_rest() {
+    let flaky = Flaky { inner: Fake { name: "fake", ready: true }, plans: AtomicUsize::new(0) };
+    let yaml = "name: t\nseed: 3\nwarmup: 0\nmin_samples: 6\nmax_samples: 6\npasses: 3\nexperiments:\n  - workload: conv1d\n    params: { n: 50, m: 5 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&flaky.inner])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> = vec![(&flaky, flaky.availability())];
+    let dir = tempfile::tempdir().unwrap();
+    let mut out = ResultsDir::create(dir.path()).unwrap();
+    let summary = run_scenario(&scenario, &probed, &RunOptions::default(), &mut out, &mut SilentObserver).unwrap();
+    let records = read_records(&dir.path().join("results.jsonl")).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].status, Status::Failed);
+    assert!(records[0].reason.as_deref().unwrap().starts_with("pass 2 of 3: "), "{:?}", records[0].reason);
+    assert_eq!(records[0].samples, 2, "the first pass's samples are kept");
+    assert_eq!(flaky.plans.load(Ordering::Relaxed), 2, "not planned again in pass 3");
+    assert_eq!(summary.problems.len(), 1);
 }

@@ -82,7 +82,7 @@ fn measure(algorithms: Vec<Scripted>, plan: &SamplingPlan) -> Vec<dspbench_runne
         .into_iter()
         .map(|a| Slot::Measuring(Contender::prepare(Box::new(a), &input(), plan).unwrap()))
         .collect();
-    sample_in_rounds(&mut slots, plan, &mut RoundOrder::new(3), &mut HostEvictor::default(), &mut |_, _| {});
+    sample_in_rounds(&mut slots, plan, &mut RoundOrder::new(3), &mut HostEvictor::default(), 0, &mut |_, _| {});
     slots
         .into_iter()
         .map(|s| match s {

@@ -14,6 +14,7 @@
 //! max_samples: 1000    # ... and at most this many ...
 //! time_budget_s: 2.0   # ... and stopping after this long per cell (once min_samples are in)
 //! min_sample_ms: 1.0   # batch short calls so that one sample lasts at least this long
+//! passes: 4            # measure every problem in this many passes spread over the run
 //! cache: warm          # default warm; cold: device caches are evicted before every sample
 //! backends: [scalar]   # optional; default: every backend available
 //! experiments:
@@ -71,6 +72,11 @@ pub struct Sampling {
     pub min_sample_ms: f64,
     /// Whether caches are evicted before every timed sample (which forces one call per sample).
     pub cache: CacheMode,
+    /// The run measures every problem this many times, pass after pass over the whole
+    /// scenario, each pass planning afresh and taking its share of the samples and budget: the
+    /// intervals then cover the drift of a shared machine between minutes, not only between
+    /// rounds (docs/results.md).
+    pub passes: usize,
 }
 
 impl Default for Sampling {
@@ -83,17 +89,26 @@ impl Default for Sampling {
             time_budget_s: 2.0,
             min_sample_ms: 1.0,
             cache: CacheMode::Warm,
+            passes: 4,
         }
     }
 }
 
 impl Sampling {
-    /// `--quick`: a first look, ±3% at best, a quarter of a second per cell.
+    /// `--quick`: a first look, ±3% at best, a quarter of a second per cell, one pass.
     pub fn quick(self) -> Sampling {
-        Sampling { target_ci: 0.03, min_samples: 6, max_samples: 100, time_budget_s: 0.25, min_sample_ms: 0.5, ..self }
+        Sampling {
+            target_ci: 0.03,
+            min_samples: 6,
+            max_samples: 100,
+            time_budget_s: 0.25,
+            min_sample_ms: 0.5,
+            passes: 1,
+            ..self
+        }
     }
 
-    /// `--precise`: ±0.5%, up to ten seconds per cell.
+    /// `--precise`: ±0.5%, up to ten seconds per cell, in six passes.
     pub fn precise(self) -> Sampling {
         Sampling {
             target_ci: 0.005,
@@ -101,6 +116,7 @@ impl Sampling {
             max_samples: 10_000,
             time_budget_s: 10.0,
             min_sample_ms: 2.0,
+            passes: 6,
             ..self
         }
     }

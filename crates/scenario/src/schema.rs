@@ -40,6 +40,8 @@ pub(crate) struct RawScenario {
     #[serde(default)]
     pub cache: Option<Spanned<String>>,
     #[serde(default)]
+    pub passes: Option<Spanned<usize>>,
+    #[serde(default)]
     pub backends: Option<Spanned<Vec<Spanned<String>>>>,
     pub experiments: Spanned<Vec<Spanned<RawExperiment>>>,
 }

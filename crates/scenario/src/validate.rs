@@ -52,6 +52,9 @@ pub(crate) fn scenario(
     })
 }
 
+/// The most passes a scenario may ask for: each plans and uploads every problem again.
+const MAX_PASSES: usize = 20;
+
 /// The sampling settings: the file's, over the defaults, each checked where it is written.
 fn sampling(raw: &RawScenario, src: &Source) -> Result<Sampling> {
     let defaults = Sampling::default();
@@ -99,7 +102,17 @@ fn sampling(raw: &RawScenario, src: &Source) -> Result<Sampling> {
             }
         },
     };
+    let passes = match &raw.passes {
+        None => defaults.passes,
+        Some(p) if !(1..=MAX_PASSES).contains(&p.value) => {
+            return Err(
+                src.error(&At::of(p, "passes"), format!("passes must be between 1 and {MAX_PASSES}, got {}", p.value))
+            )
+        }
+        Some(p) => p.value,
+    };
     Ok(Sampling {
+        passes,
         warmup: raw.warmup.as_ref().map_or(defaults.warmup, |w| w.value),
         min_samples,
         max_samples,

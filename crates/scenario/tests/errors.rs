@@ -286,3 +286,13 @@ fn cache_must_be_warm_or_cold() {
     let scenario = parse(&good, Path::new(FILE), &common::catalog()).unwrap();
     assert_eq!(scenario.sampling.cache, dspbench_scenario::CacheMode::Cold);
 }
+
+#[test]
+fn passes_must_be_between_1_and_20() {
+    let text = "name: bad\nseed: 1\npasses: 0\nexperiments:\n  - workload: fft\n    params: { size: 8 }\n";
+    refuse(text, 3, "passes", "between 1 and 20, got 0");
+    refuse(&text.replace("passes: 0", "passes: 21"), 3, "passes", "got 21");
+    let good = text.replace("passes: 0", "passes: 5");
+    let scenario = parse(&good, Path::new(FILE), &common::catalog()).unwrap();
+    assert_eq!(scenario.sampling.passes, 5);
+}

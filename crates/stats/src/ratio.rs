@@ -1,29 +1,30 @@
 //! Ratios between two contenders' times, each with its 95% interval.
 //!
 //! Within one run the contenders of a problem are sampled in the same rounds, so a ratio is
-//! taken round by round (`paired_ratio`): drift that hits both in a round cancels out. Across
-//! two runs nothing pairs the samples, so the two medians' intervals are combined instead
+//! taken round by round (`paired_ratio`): drift that hits both in a round cancels out, and its
+//! interval spans the run's passes (`passes.rs`) for drift that does not. Across two runs
+//! nothing pairs the samples, so the two medians' intervals are combined instead
 //! (`independent_ratio`).
 
-use crate::median::median_with_ci;
+use crate::passes::{median_with_ci_in_passes, RoundSample};
 use crate::Estimate;
 use serde::{Deserialize, Serialize};
 
-/// The median over shared rounds of `a[round] / b[round]`, with its order-statistic interval.
-/// Each side lists `(round, time)`; a round missing on either side is left out. `None` when no
-/// round is shared.
-pub fn paired_ratio(a: &[(u32, f64)], b: &[(u32, f64)]) -> Option<Estimate> {
-    let mut b_sorted: Vec<(u32, f64)> = b.to_vec();
-    b_sorted.sort_by_key(|&(round, _)| round);
-    let ratios: Vec<f64> = a
+/// The median over shared rounds of `a[round] / b[round]`, with its 95% interval over the
+/// run's passes (the order-statistic one with a single pass). A round missing on either side is
+/// left out. `None` when no round is shared.
+pub fn paired_ratio(a: &[RoundSample], b: &[RoundSample]) -> Option<Estimate> {
+    let mut b_sorted: Vec<RoundSample> = b.to_vec();
+    b_sorted.sort_by_key(|s| s.round);
+    let ratios: Vec<(u32, f64)> = a
         .iter()
-        .filter_map(|&(round, ta)| {
-            let i = b_sorted.binary_search_by_key(&round, |&(r, _)| r).ok()?;
-            let tb = b_sorted[i].1;
-            (tb > 0.0).then(|| ta / tb)
+        .filter_map(|sa| {
+            let i = b_sorted.binary_search_by_key(&sa.round, |s| s.round).ok()?;
+            let tb = b_sorted[i].value;
+            (tb > 0.0).then(|| (sa.pass, sa.value / tb))
         })
         .collect();
-    median_with_ci(&ratios)
+    median_with_ci_in_passes(&ratios)
 }
 
 /// `a / b` for two independent estimates (two runs). In log space each median's interval is
@@ -102,9 +103,14 @@ impl Significance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::median::median_with_ci;
 
-    fn rounds(times: &[f64]) -> Vec<(u32, f64)> {
-        times.iter().enumerate().map(|(i, &t)| (i as u32, t)).collect()
+    fn rounds(times: &[f64]) -> Vec<RoundSample> {
+        times.iter().enumerate().map(|(i, &t)| RoundSample { round: i as u32, pass: 0, value: t }).collect()
+    }
+
+    fn sample(round: u32, value: f64) -> RoundSample {
+        RoundSample { round, pass: 0, value }
     }
 
     #[test]
@@ -120,11 +126,31 @@ mod tests {
 
     #[test]
     fn paired_ratios_use_only_rounds_both_took() {
-        let a = [(0, 2.0), (1, 2.0), (5, 100.0)];
-        let b = [(1, 1.0), (0, 1.0), (4, 1.0)];
+        let a = [sample(0, 2.0), sample(1, 2.0), sample(5, 100.0)];
+        let b = [sample(1, 1.0), sample(0, 1.0), sample(4, 1.0)];
         let r = paired_ratio(&a, &b).unwrap();
         assert_eq!((r.point, r.n), (2.0, 2));
-        assert!(paired_ratio(&[(0, 1.0)], &[(1, 1.0)]).is_none());
+        assert!(paired_ratio(&[sample(0, 1.0)], &[sample(1, 1.0)]).is_none());
+    }
+
+    #[test]
+    fn paired_ratios_that_move_between_passes_get_a_wider_interval() {
+        // Ratio 2.0 in passes 0 and 2, 2.2 in passes 1 and 3 (8 rounds each): every pass is
+        // exact, the passes disagree.
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for pass in 0..4u32 {
+            let ratio = if pass % 2 == 0 { 2.0 } else { 2.2 };
+            for i in 0..8u32 {
+                let round = pass * 8 + i;
+                let t = 1.0 + 0.01 * f64::from(i);
+                a.push(RoundSample { round, pass, value: ratio * t });
+                b.push(RoundSample { round, pass, value: t });
+            }
+        }
+        let r = paired_ratio(&a, &b).unwrap();
+        assert_eq!(r.n, 32);
+        assert!(r.low.unwrap() < 1.95 && r.high.unwrap() > 2.25, "{r:?}");
     }
 
     #[test]

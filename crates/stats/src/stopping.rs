@@ -13,6 +13,9 @@ pub enum StopReason {
     Budget,
     /// The largest sample count was reached before the target.
     MaxSamples,
+    /// Every pass of the run reached the target, but their medians disagree by more than it
+    /// allows: the machine drifted between passes, and the interval over them says by how much.
+    PassSpread,
 }
 
 impl StopReason {
@@ -21,6 +24,7 @@ impl StopReason {
             StopReason::Target => "target",
             StopReason::Budget => "budget",
             StopReason::MaxSamples => "max-samples",
+            StopReason::PassSpread => "pass-spread",
         }
     }
 }
@@ -52,6 +56,39 @@ impl StoppingRule {
             Some(StopReason::Budget)
         } else {
             None
+        }
+    }
+}
+
+impl StoppingRule {
+    /// One pass's share of the rule when a run samples each problem in `passes` passes: the
+    /// sample counts and the time budget divided among them (rounded up), the target kept, so
+    /// the passes together take what one would have.
+    pub fn per_pass(&self, passes: usize) -> StoppingRule {
+        let k = passes.max(1);
+        let max_samples = self.max_samples.div_ceil(k);
+        StoppingRule {
+            min_samples: self.min_samples.div_ceil(k).min(max_samples),
+            max_samples,
+            time_budget_s: self.time_budget_s / k as f64,
+            target_rel_half_width: self.target_rel_half_width,
+        }
+    }
+
+    /// Why a cell sampled in passes stopped, from each pass's reason and the relative half-width
+    /// of its interval over all of them: the target when that interval meets it; else the budget
+    /// or the sample limit if a pass ran out of it; else the passes' disagreement.
+    pub fn over_passes(&self, pass_stops: &[StopReason], rel_half_width: Option<f64>) -> StopReason {
+        if rel_half_width.is_some_and(|w| w <= self.target_rel_half_width) {
+            StopReason::Target
+        } else if pass_stops.contains(&StopReason::Budget) {
+            StopReason::Budget
+        } else if pass_stops.contains(&StopReason::MaxSamples) {
+            StopReason::MaxSamples
+        } else if pass_stops.len() > 1 {
+            StopReason::PassSpread
+        } else {
+            pass_stops.first().copied().unwrap_or(StopReason::MaxSamples)
         }
     }
 }
@@ -94,5 +131,24 @@ mod tests {
     fn the_target_wins_when_reached_on_the_last_allowed_sample() {
         let tight = StoppingRule { max_samples: 10, ..RULE };
         assert_eq!(tight.check(&[1.0; 10], 9.0), Some(StopReason::Target));
+    }
+
+    #[test]
+    fn passes_share_the_counts_and_budget_and_keep_the_target() {
+        let p = RULE.per_pass(4);
+        assert_eq!((p.min_samples, p.max_samples, p.time_budget_s, p.target_rel_half_width), (3, 25, 0.25, 0.01));
+        assert_eq!(RULE.per_pass(1), RULE);
+        let tiny = StoppingRule { min_samples: 2, max_samples: 2, ..RULE };
+        assert_eq!((tiny.per_pass(3).min_samples, tiny.per_pass(3).max_samples), (1, 1));
+    }
+
+    #[test]
+    fn over_passes_names_the_reason_the_interval_is_wide() {
+        use StopReason::*;
+        assert_eq!(RULE.over_passes(&[Target, Budget], Some(0.005)), Target);
+        assert_eq!(RULE.over_passes(&[Target, Budget, MaxSamples], Some(0.02)), Budget);
+        assert_eq!(RULE.over_passes(&[MaxSamples, Target], Some(0.02)), MaxSamples);
+        assert_eq!(RULE.over_passes(&[Target, Target, Target], Some(0.02)), PassSpread);
+        assert_eq!(RULE.over_passes(&[Target], None), Target);
     }
 }

@@ -31,6 +31,21 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
          Records at the end."
             .to_string(),
     ];
+    let mut passes: Vec<usize> =
+        model.entries.iter().filter_map(|e| e.record.sampling.as_ref().map(|s| s.passes)).filter(|&p| p > 1).collect();
+    passes.sort_unstable();
+    passes.dedup();
+    if !passes.is_empty() {
+        let counts: Vec<String> = passes.iter().map(usize::to_string).collect();
+        guide.push(format!(
+            "Every problem was measured in {} passes spread over its run (pass 1 of every problem, then pass 2, ...), \
+             each planning and uploading afresh. Intervals of times and of ratios span the passes: the wider, on each \
+             side, of the interval of all samples and a t interval over the passes' medians, so the drift of a shared \
+             machine from minute to minute is inside them, not only the noise between rounds (docs/results.md). A cell \
+             stopped on `pass-spread` reached its target in every pass, but the passes disagreed.",
+            counts.join(" or ")
+        ));
+    }
     if model.lanes.iter().any(|l| l.kind == LaneKind::Peer) {
         guide.push(
             "Lanes marked `(peer)` are libraries a user would pick instead (NumPy, SciPy, OpenCV, FFTW, CuPy, \

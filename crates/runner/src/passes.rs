@@ -1,0 +1,144 @@
+//! A run's passes over its problems, and what each cell keeps from one pass to the next.
+//!
+//! A run with `passes: k` measures pass 1 of every problem, then pass 2 of every problem, and
+//! so on: each problem is planned, uploaded, warmed up and sampled k times, minutes apart, each
+//! time with 1/k of the stopping rule's counts and budget. The samples of every pass go into
+//! one record per cell, labelled by pass, whose intervals then span the passes
+//! (`dspbench_stats::median_with_ci_in_passes`): the drift of a shared machine between minutes,
+//! which decides whether two runs agree on a ratio, is inside one run's interval. A cell's
+//! record is written after every pass, each holding all passes so far, so an interrupted run
+//! keeps what it measured.
+
+use crate::run::PassCell;
+use dspbench_results::{Record, Status, Summary};
+use dspbench_stats::StoppingRule;
+
+/// The round order's seed for `pass` of a group whose first pass uses `group_seed`: the first
+/// pass keeps the group's seed (so a run of one pass orders its rounds as before passes existed).
+pub fn pass_seed(group_seed: u64, pass: usize) -> u64 {
+    if pass == 0 {
+        group_seed
+    } else {
+        dspbench_core::SplitMix64::new(group_seed ^ (pass as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+    }
+}
+
+/// One cell's record over the passes so far, and what the record alone does not keep.
+pub struct CellHistory {
+    pub record: Record,
+    /// Wall time of every sample (the record keeps only their summary).
+    wall_ms: Vec<f64>,
+}
+
+impl CellHistory {
+    /// Whether the cell takes part in the next pass: one refused, failed or not measured stays so.
+    pub fn live(&self) -> bool {
+        matches!(self.record.status, Status::Ok | Status::Mismatch)
+    }
+}
+
+/// One problem's cells (in the order of its contenders) and the next round to number.
+#[derive(Default)]
+pub struct GroupHistory {
+    pub cells: Vec<CellHistory>,
+    pub next_round: u32,
+}
+
+/// Folds `cell`, measured in `pass` (after the first) of `passes`, into `history`. `rule` is
+/// the whole run's stopping rule.
+pub fn merge_pass(history: &mut CellHistory, cell: PassCell, pass: usize, passes: usize, rule: &StoppingRule) {
+    let PassCell { record: mut new, wall_ms, .. } = cell;
+    let old = &mut history.record;
+    if !matches!(new.status, Status::Ok | Status::Mismatch) {
+        // Measured in the earlier passes, not in this one (a device failure): the cell says so.
+        old.status = new.status;
+        old.reason = Some(format!("pass {} of {passes}: {}", pass + 1, new.reason.take().unwrap_or_default()));
+        old.finished = new.finished;
+        if let Some(s) = old.sampling.as_mut() {
+            s.pass = pass;
+        }
+        return;
+    }
+    old.times_ms.extend_from_slice(&new.times_ms);
+    old.rounds.extend_from_slice(&new.rounds);
+    old.passes.extend(std::iter::repeat_n(pass as u32, new.times_ms.len()));
+    history.wall_ms.extend_from_slice(&wall_ms);
+    if new.status == Status::Mismatch && old.status == Status::Ok {
+        old.status = Status::Mismatch;
+        old.reason = new.reason.take().map(|r| format!("pass {} of {passes}: {r}", pass + 1));
+        old.verified = false;
+        old.verification = new.verification.take();
+    }
+    old.max_abs_err = max_option(old.max_abs_err, new.max_abs_err);
+    old.max_rel_err = max_option(old.max_rel_err, new.max_rel_err);
+    if let (Some(s), Some(n)) = (old.sampling.as_mut(), new.sampling.as_ref()) {
+        s.spent_s += n.spent_s;
+        s.batch = n.batch;
+        s.pass = pass;
+        s.pass_stops.push(n.stop);
+        s.pass_canary_ms.extend(n.canary_ms);
+        s.steal_pct = max_option(s.steal_pct, n.steal_pct);
+    }
+    old.finished = new.finished;
+    summarise(history, rule);
+}
+
+/// Starts a cell's history from its first pass.
+pub fn first_pass(cell: PassCell, passes: usize, rule: &StoppingRule) -> CellHistory {
+    let PassCell { mut record, wall_ms, .. } = cell;
+    if passes > 1 {
+        record.passes = vec![0; record.times_ms.len()];
+    }
+    if let Some(s) = record.sampling.as_mut() {
+        s.passes = passes;
+        s.pass = 0;
+        if passes > 1 {
+            s.pass_stops = vec![s.stop];
+            s.pass_canary_ms = s.canary_ms.into_iter().collect();
+        }
+    }
+    let mut history = CellHistory { record, wall_ms };
+    if history.live() {
+        summarise(&mut history, rule);
+    }
+    history
+}
+
+/// The record's summaries, rates and stop reason from all its samples.
+fn summarise(history: &mut CellHistory, rule: &StoppingRule) {
+    let r = &mut history.record;
+    r.samples = r.times_ms.len();
+    r.kernel_ms = Summary::of_passes(&r.times_ms, &r.passes);
+    r.wall_ms = Summary::of_passes(&history.wall_ms, &r.passes);
+    if let Some(k) = r.kernel_ms.filter(|k| k.median > 0.0) {
+        r.gflops = Some(r.flops / (k.median * 1e-3) / 1e9);
+        r.gbps = Some(r.bytes / (k.median * 1e-3) / 1e9);
+    }
+    let width = r.kernel_ms.and_then(|k| k.ci_rel);
+    if let Some(s) = r.sampling.as_mut() {
+        s.rule = *rule;
+        if s.passes > 1 {
+            s.stop = rule.over_passes(&s.pass_stops, width);
+        }
+    }
+}
+
+fn max_option(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_pass_keeps_the_group_seed_and_later_ones_differ() {
+        assert_eq!(pass_seed(42, 0), 42);
+        let seeds: std::collections::HashSet<u64> = (0..8).map(|p| pass_seed(42, p)).collect();
+        assert_eq!(seeds.len(), 8);
+        assert_eq!(pass_seed(42, 3), pass_seed(42, 3));
+    }
+}
