@@ -1,6 +1,8 @@
-//! fft `stockham`: our own radix-16 Stockham FFT with every stage in shared memory
-//! (kernels/cuda/fft_stockham.cu); sizes beyond one block's 4096 points take two passes of
-//! the same kernel (the four-step algorithm, as the kernel file explains).
+//! fft `stockham`: our own radix-16 Stockham FFT (kernels/cuda/fft_stockham.cu). A contiguous
+//! batch of up to 16384-point transforms runs in one launch of the register kernel
+//! (fft_stockham_registers.cuh: points in registers from load to store, passes exchanged
+//! through shared memory); longer transforms take two passes of the shared-memory kernel (the
+//! four-step algorithm, as the kernel file explains).
 
 use crate::compile::Module;
 use crate::context::Gpu;
@@ -16,6 +18,8 @@ use dspbench_kernels::Defines;
 use std::collections::BTreeMap;
 
 pub(crate) const FILE: &str = "fft_stockham";
+/// The entry of the register kernel (fft_stockham_registers.cuh, through FILE with REGISTERS).
+const ENTRY_REGISTERS: &str = "fft_stockham_registers";
 
 /// Most points one block transforms (one transform of 16384 points: 139 KiB of shared memory,
 /// one block an SM), and the most threads it may have.
@@ -31,9 +35,10 @@ const MAX_LOG2: u32 = 24;
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
-    summary: "our own: radix-16 Stockham passes in shared memory, one read and one write of global memory \
-              per pass; one pass up to 16384 points, two (four-step) up to 2^24",
-    tunables: &["first_len", "columns"],
+    summary: "our own: radix-16 Stockham passes, points in registers and exchanged through shared memory, \
+              one read and one write of global memory per pass; one pass up to 16384 points, two \
+              (four-step) up to 2^24",
+    tunables: &["first_len", "columns", "path", "exchange", "points_per_thread"],
     domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
 };
 
@@ -86,6 +91,65 @@ pub(crate) fn points_per_thread(pass: &Layout, sms: u32) -> usize {
     }
 }
 
+/// How a contiguous one-launch batch runs (tunable `path`; strided passes always take `Shared`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// The tile staged in shared memory as float2, every pass shared -> registers -> shared.
+    Shared,
+    /// Points in registers from load to store, passes exchanged through shared memory.
+    Registers,
+    /// `Registers` with a persistent grid that copies the next tile in while this one runs.
+    Pipelined,
+}
+
+impl Path {
+    fn parse(name: &str) -> Result<Path, Error> {
+        match name {
+            "shared" => Ok(Path::Shared),
+            "registers" => Ok(Path::Registers),
+            "pipelined" => Ok(Path::Pipelined),
+            _ => Err(Error::input(format!(
+                "fft `stockham` tunable `path` is shared, registers or pipelined; got `{name}`"
+            ))),
+        }
+    }
+}
+
+/// The path of `pass` run by blocks of `threads`: strided (four-step) passes stay on `Shared`;
+/// contiguous ones take `Registers`, or `Pipelined` when a block has 1024 threads: at 64
+/// registers a thread it then fills an SM alone, and only its own copy-ahead overlaps global
+/// reads with the passes. Measured on an H100 (2^24 points a batch, kernel ms; cuFFT beside):
+/// 16384 x 1024 shared 0.149, registers 0.111, pipelined 0.104 (cuFFT 0.114); 8192 x 2048
+/// shared 0.146, registers 0.096, pipelined 0.108 (two blocks an SM already overlap; cuFFT
+/// 0.096); 4096 x 4096 shared 0.099, registers 0.092, pipelined 0.102 (cuFFT 0.094).
+pub(crate) fn path_for(pass: &Layout, threads: u32, asked: Option<Path>) -> Path {
+    if pass.strided() || pass.twiddle_n != 0 {
+        return Path::Shared;
+    }
+    let staged = pass.len >= 2; // the copy-ahead moves two points at a time
+    match asked {
+        Some(Path::Pipelined) if !staged => Path::Registers,
+        Some(p) => p,
+        None if staged && threads as usize == MAX_THREADS => Path::Pipelined,
+        None => Path::Registers,
+    }
+}
+
+/// Dynamic shared memory of the register kernel: the exchange buffer (TILE + TILE / 8 floats,
+/// or float2 when not split) and for `Pipelined` the staging buffer (TILE float2).
+fn register_shared_bytes(tile: usize, path: Path, split: bool) -> usize {
+    let exchange = (tile + tile / 8) * if split { 4 } else { 8 };
+    exchange + if path == Path::Pipelined { 8 * tile } else { 0 }
+}
+
+/// Whether the register kernel exchanges one component at a time (tunable `exchange`: split or
+/// whole): by default whole float2 (half the barriers; 8192 x 2048 on an H100 0.096 ms, split
+/// 0.099) unless that does not fit the block's shared memory (16384 points pipelined: 128 KiB
+/// of staging and 72 KiB of split exchange fit, 144 KiB of whole do not).
+fn split_exchange(asked: Option<bool>, tile: usize, path: Path, max_shared: usize) -> bool {
+    asked.unwrap_or_else(|| register_shared_bytes(tile, path, false) > max_shared)
+}
+
 /// float2 from one column's start to the next in shared memory: the kernel's PITCH.
 fn pitch(log2_len: u32) -> usize {
     let len = 1usize << log2_len;
@@ -117,22 +181,72 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             )));
         }
     }
+    let asked_path = ctx.tunables.string_opt("path")?.map(Path::parse).transpose()?;
+    let asked_split = match ctx.tunables.string_opt("exchange")? {
+        None => None,
+        Some("split") => Some(true),
+        Some("whole") => Some(false),
+        Some(other) => {
+            return Err(Error::input(format!("fft `stockham` tunable `exchange` is split or whole; got `{other}`")))
+        }
+    };
+    let asked_per_thread = ctx.tunables.positive_opt("points_per_thread")?;
+    if let Some(p) = asked_per_thread.filter(|p| ![8, 16].contains(p)) {
+        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
+    }
     let mut modules = Vec::new();
     let mut launches = Vec::new();
     for pass in passes(size, batch, first_len) {
         let sms = ctx.gpu.facts.limits.sms;
         let columns = columns_per_block(&pass, sms, strided_columns);
-        let per_thread = points_per_thread(&pass, sms);
+        let per_thread = asked_per_thread.unwrap_or_else(|| points_per_thread(&pass, sms));
+        let block = (threads(pass.log2_len(), columns, per_thread), 1);
+        if block.0 as usize > MAX_THREADS {
+            return Err(Error::unsupported(format!(
+                "fft `stockham` at {per_thread} points a thread needs {} threads a block for {} points",
+                block.0,
+                columns * pass.len
+            )));
+        }
+        let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
+        let path = path_for(&pass, block.0, asked_path);
         let defines = Defines::new()
             .set("LOG2_SIZE", pass.log2_len())
             .set("COLUMNS", columns)
             .set("POINTS_PER_THREAD", per_thread);
-        let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
-        let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
-        let block = (threads(pass.log2_len(), columns, per_thread), 1);
-        let shared = (8 * columns * pitch(pass.log2_len())) as u32;
-        launches.push((pass, Launch::with_shared(&module, "fft_stockham", (grid, 1), block, shared)?));
-        modules.push(module);
+        let launch = if path == Path::Shared {
+            let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
+            let shared = (8 * columns * pitch(pass.log2_len())) as u32;
+            let launch = Launch::with_shared(&module, "fft_stockham", (grid, 1), block, shared)?;
+            modules.push(module);
+            launch
+        } else {
+            let pipelined = path == Path::Pipelined;
+            let max_shared = ctx.gpu.facts.limits.max_shared_per_block;
+            let split = split_exchange(asked_split, columns * pass.len, path, max_shared);
+            let defines =
+                defines.set("REGISTERS", 1).set("SPLIT", u32::from(split)).set("PIPELINE", u32::from(pipelined));
+            let shared = register_shared_bytes(columns * pass.len, path, split);
+            if shared > max_shared {
+                return Err(Error::unsupported(format!(
+                    "fft `stockham` path {path:?} with exchange {} needs {shared} bytes of shared memory a block",
+                    if split { "split" } else { "whole" }
+                )));
+            }
+            let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
+            let mut launch = Launch::with_shared(&module, ENTRY_REGISTERS, (grid, 1), block, shared as u32)?;
+            if pipelined {
+                // Persistent: as many blocks as are resident at once, each looping over tiles.
+                let resident = launch
+                    .function
+                    .occupancy_max_active_blocks_per_multiprocessor(block.0, shared, None)
+                    .map_err(driver("asking fft_stockham_registers' occupancy"))?;
+                launch.config.grid_dim.0 = grid.min(sms * resident.max(1));
+            }
+            modules.push(module);
+            launch
+        };
+        launches.push((pass, launch));
     }
     let scratch = if launches.len() > 1 {
         Some(alloc(&ctx.gpu.stream, 2 * size * batch, "the four-step intermediate")?)
@@ -166,7 +280,8 @@ fn launch_pass(
         b.arg(a);
     }
     // SAFETY: (in, out, columns_per_batch, in_stride, in_dist, out_stride, out_dist, batch_dist,
-    // twiddle_n, total_columns) as declared; every column's points lie inside batch x size.
+    // twiddle_n, total_columns) as both entries declare them; every column's points lie inside
+    // batch x size.
     unsafe { b.launch(launch.config) }.map_err(driver("launching fft_stockham"))?;
     Ok(())
 }
@@ -209,6 +324,7 @@ impl GpuKernel for StockhamFft {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::Limits;
 
     #[test]
     fn small_sizes_take_one_pass_and_large_ones_two_that_multiply_to_the_size() {
@@ -269,6 +385,20 @@ mod tests {
         assert_eq!(columns_per_block(&largest_split[0], sms, None), 4);
         assert_eq!(columns_per_block(&passes(1 << 22, 1, None)[0], sms, None), 8);
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
+        // Contiguous batches take the register kernel, pipelined when a block fills an SM.
+        let one = passes(16384, 1024, None)[0];
+        assert_eq!(path_for(&one, threads(14, 1, 16), None), Path::Pipelined);
+        assert_eq!(path_for(&passes(8192, 2048, None)[0], threads(13, 1, 16), None), Path::Registers);
+        assert_eq!(path_for(&passes(1, 8, None)[0], 1, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&four_step[1], 256, Some(Path::Registers)), Path::Shared);
+        assert_eq!(path_for(&one, 1024, Some(Path::Shared)), Path::Shared);
+        // The exchange is whole unless the pipelined 16384-point tile leaves no room for it.
+        let most = Limits::H100.max_shared_per_block;
+        assert!(split_exchange(None, 16384, Path::Pipelined, most));
+        assert_eq!(register_shared_bytes(16384, Path::Pipelined, true), 204_800);
+        assert!(!split_exchange(None, 16384, Path::Registers, most));
+        assert!(!split_exchange(None, 8192, Path::Pipelined, most));
+        assert!(split_exchange(Some(true), 4096, Path::Registers, most));
         // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
         let largest = passes(16384, 1, None)[0];
         assert_eq!(points_per_thread(&largest, sms), 16);
