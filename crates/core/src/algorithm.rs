@@ -221,6 +221,11 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// A run's pass `pass` (after the first, see `dspbench-runner`'s passes) is about to start,
+    /// no plan of the last pass alive: a backend with state that lives across plans (the peers'
+    /// worker process) starts it afresh, so that each pass samples that state anew too.
+    fn start_pass(&self, _pass: usize) {}
+
     /// The variant named `name` of `workload`, or an error listing the ones there are.
     fn variant(&self, workload: Workload, name: &str) -> Result<VariantInfo, Error> {
         let all = self.variants();

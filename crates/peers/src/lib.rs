@@ -177,6 +177,14 @@ impl Backend for PeersBackend {
         false
     }
 
+    /// A fresh worker for every pass: a library's process-wide state (its thread pool, where
+    /// its buffers fell) is then sampled once per pass, as ours is per plan.
+    fn start_pass(&self, _pass: usize) {
+        if let Some(Ok(session)) = self.session.get() {
+            session.restart();
+        }
+    }
+
     fn runs_on(&self, variant: &str, device: usize) -> bool {
         match (catalog::find(variant), self.hello()) {
             (Some(peer), Ok(hello)) => Self::device_of(peer.place, hello) == device,

@@ -153,6 +153,11 @@ impl Session {
         }
     }
 
+    /// Ends the worker; the next call starts a fresh one (rebuilding any peer still planned).
+    pub fn restart(&self) {
+        self.state().process = None;
+    }
+
     fn ensure_started(&self, state: &mut State) -> Result<(), Failure> {
         if state.process.is_none() {
             state.process = Some(Process::start(&self.command)?);

@@ -82,6 +82,19 @@ fn a_crash_fails_its_cell_and_the_others_go_on_in_a_fresh_worker() {
 }
 
 #[test]
+fn each_pass_of_a_run_gets_a_fresh_worker() {
+    let Some(fake) = Fake::new("wrong-shape", Duration::from_secs(30)) else { return };
+    let mut first = fake.uploaded(FINE);
+    assert_verified(first.as_mut(), FINE);
+    drop(first);
+    assert_eq!(fake.workers_started(), 1);
+    fake.backend.start_pass(1);
+    let mut second = fake.uploaded(FINE);
+    assert_verified(second.as_mut(), FINE);
+    assert_eq!(fake.workers_started(), 2, "pass 2's plans went to a new worker");
+}
+
+#[test]
 fn a_hang_past_the_time_limit_is_cut_short() {
     let Some(fake) = Fake::new("hang", Duration::from_millis(1500)) else { return };
     let mut awkward = fake.uploaded(AWKWARD);

@@ -164,6 +164,11 @@ pub fn run_scenario(
     let mut histories: BTreeMap<(usize, usize), GroupHistory> = BTreeMap::new();
 
     for pass in 0..passes {
+        if pass > 0 {
+            for (backend, _) in probed {
+                backend.start_pass(pass);
+            }
+        }
         for ExperimentPlan { experiment, lanes, unavailable, groups, first_ordinal } in &plans {
             // Said once over all shards: by the shard that owns the experiment's first problem.
             if pass == 0 && shard.owns(*first_ordinal) {
