@@ -1,22 +1,26 @@
 // fft `stockham`: our own Stockham FFT (radix 16; radix 8 for small batches), all stages of a transform in one kernel.
 //
 // Two kernels. Without REGISTERS, this file's: a tile staged in shared memory as float2, general
-// strides and the four-step twiddle; it runs the strided passes of transforms over 16384 points.
-// With REGISTERS defined, fft_stockham_registers.cuh's, for contiguous batches of up to 16384
-// points (every one-launch transform): the same passes with a thread's points in registers from
-// the global load to the global store, exchanged through shared memory between passes, and for
-// tiles of 1024 threads (one block an SM) a persistent grid that copies the next tile in while
-// the current one is transformed. On an H100 at 2^24 points a batch it takes 16384 x 1024 from
-// 0.149 ms to 0.104 (cuFFT 0.114), 8192 x 2048 from 0.146 to 0.096 (cuFFT 0.096), 4096 x 4096
-// from 0.099 to 0.092 (cuFFT 0.094). The rest of this comment is about this file's kernel.
+// strides and the four-step twiddle; the host runs it only when asked (tunable `path: shared`).
+// With REGISTERS defined, fft_stockham_registers.cuh's, which runs every launch by default: the
+// same passes with a thread's points in registers from the global load to the global store,
+// exchanged through shared memory between passes, for contiguous batches of up to 16384 points
+// and for the strided launches of the four-step split below, and for tiles of 1024 threads (one
+// block an SM) a persistent grid that copies the next tile in while the current one is
+// transformed. On an H100 at 2^24 points a batch it takes 16384 x 1024 from 0.149 ms to 0.104
+// (cuFFT 0.114), 8192 x 2048 from 0.146 to 0.096 (cuFFT 0.096), 4096 x 4096 from 0.099 to 0.092
+// (cuFFT 0.094); four-step, 65536 x 256 from 0.215 to 0.186 (cuFFT 0.199), 2^20 x 16 from 0.262
+// to 0.199 (cuFFT 0.212), 2^24 x 1 from 0.369 to 0.246 (cuFFT 0.275). The rest of this comment
+// is about this file's kernel and what both share.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched.
 //
 // Design. A block transforms COLUMNS transforms ("columns") of L = 2^LOG2_SIZE points; each
 // thread holds PPT = min(L, POINTS_PER_THREAD) points, so a block has COLUMNS * L / PPT
-// threads. The host picks 16, or 8 for batches too small to fill the GPU (more threads). The host
-// picks COLUMNS: up to 4096 points per block (35 KiB of shared memory) for large batches and
-// strided passes, fewer for small batches so that more blocks share the work; one transform
+// threads. The host picks 16, or 8 for batches too small to fill the GPU (more threads) and for
+// four-step passes of 512 points. The host picks COLUMNS: up to 4096 points per block (35 KiB of
+// shared memory) for large batches, fewer for small batches so that more blocks share the work,
+// and for strided passes 4096 points' worth but at least 8 (up to 16384 points); one transform
 // takes up to 16384 points (139 KiB, dynamic shared memory: one block an SM; the register
 // kernel does this case 1.4x faster and is what the host runs there). Global memory
 // is read once and written once, each thread issuing all its loads before it waits on any;
@@ -32,11 +36,11 @@
 // (index + index/16, columns PITCH apart) so the stride-16 stores of the first pass and the
 // column-wise staging of strided inputs spread over the banks.
 //
-// Longer transforms (L > 16384, up to 2^24) are split by the host into two passes of this
+// Longer transforms (L > 16384, up to 2^24) are split by the host into two launches of either
 // kernel (the four-step algorithm): N = N1 N2, n = N2 n1 + n2, k = k1 + N1 k2:
 //   pass 1: for each n2, an N1-point FFT over n1 (input stride N2)  -> A[k1 N2 + n2]
 //   pass 2: for each k1, an N2-point FFT over n2 of A[k1 N2 + n2] W_N^{n2 k1} -> X[k1 + N1 k2]
-// which is why the kernel takes general strides and an optional twiddle W_N^{c i}
+// which is why the kernels take general strides and an optional twiddle W_N^{c i}
 // (c = the column's index within its transform, i = the point) applied as points are loaded.
 // Loads and stores move consecutive columns together when the points of a column are not
 // contiguous, so the strided passes still read and write whole sectors.

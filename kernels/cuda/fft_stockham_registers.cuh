@@ -1,6 +1,8 @@
-// fft `stockham`, contiguous batches: the Stockham passes of fft_stockham.cu (which explains the
-// algorithm) with a thread's points kept in registers from the load to the store. Included by
-// fft_stockham.cu when REGISTERS is defined (a header, so that the variant keeps one file).
+// fft `stockham`, every launch by default: the Stockham passes of fft_stockham.cu (which explains
+// the algorithm and the four-step split) with a thread's points kept in registers from the load
+// to the store, for contiguous batches (STRIDED = 0) and for the two strided launches of a
+// four-step transform (STRIDED = 1). Included by fft_stockham.cu when REGISTERS is defined (a
+// header, so that the variant keeps one file).
 //
 // Why. fft_stockham.cu stages a whole tile (COLUMNS transforms of L points) in shared memory as
 // float2 and runs every pass shared -> registers -> shared: 139 KiB for 16384 points (one block
@@ -25,24 +27,53 @@
 // more blocks an SM they overlap one another's reads already, and the staging costs (H100, 2^24
 // points a batch, kernel ms: 16384 pipelined 0.104, registers 0.111, fft_stockham.cu's shared
 // path 0.149, cuFFT 0.114; 8192 pipelined 0.108, registers 0.096, cuFFT 0.096; 4096 0.102,
-// 0.092, cuFFT 0.094). It exchanges whole float2 unless that does not fit (16384 pipelined):
-// 8192 whole 0.096, split 0.099; 1024 to 4096 alike.
+// 0.092, cuFFT 0.094). It exchanges whole float2 but for tiles of 16384 points (one block an SM:
+// less shared memory leaves more L1; registers split 0.111, whole 0.114; pipelined, whole does
+// not fit): 8192 whole 0.096, split 0.099; 1024 to 4096 alike.
 // Bank conflicts: each exchange pads indices for the pass that writes it (see pad()), so that
 // its stores (Ns = 1: stride R; 1 < Ns < a row: runs of Ns, R Ns apart) and the next pass's loads
 // (consecutive) both hit distinct banks, every address a per-thread base plus constants; the
 // buffer is TILE + TILE / 8 elements, 72 KiB split at 16384 points.
 //
+// Four-step launches (STRIDED = 1; the host passes the layout's strides, see Entry). A column's
+// points lie a stride apart on a strided side, and it is consecutive COLUMNS that are adjacent
+// in memory, so:
+//   - a pass on a strided side deals its butterflies column first (column_first(): consecutive
+//     threads, consecutive columns, same butterfly): the first pass when the input is strided
+//     (IN_COLS), the last when the output is (OUT_COLS). A warp then moves 32 / COLUMNS rows of
+//     COLUMNS * 8 bytes, whole 32-byte sectors from 4 columns on; the host takes 4096 points'
+//     worth of columns a block and at least 8 (64-byte rows), 4 for 4096-point columns (16384
+//     points a block at most).
+//     The passes in between deal by butterfly as before.
+//   - in the exchanges next to a column-first pass each column is shifted by column_skew()
+//     elements, since without it the COLUMNS lanes that share a butterfly hit one bank.
+//   - TWIDDLE applies W_N^{c i} to the first pass's operands as they arrive: per butterfly, two
+//     accurate sincospif (W^{c j} and W^{c L/R0}) and powers, not one sincospif a point.
+//   - PIPELINE = 1 stages the next tile with 16-byte copies too: two adjacent columns' point i
+//     (stored point-major, so the column-first first pass reads consecutive addresses) or two
+//     points of one contiguous column; the host needs COLUMNS even and within a transform.
+// Measured on an H100 (2^24 points a batch, both launches, kernel ms; fft_stockham.cu's shared
+// kernel before, cuFFT beside): 65536 x 256 0.186 (0.215, cuFFT 0.199); 2^18 x 64 at 8 points a
+// thread 0.187 (0.240, 0.202); 2^20 x 16 0.199 (0.262, 0.212); 2^22 x 4 pipelined 0.214 (0.323,
+// 0.240); 2^24 x 1 exchanged split 0.246 (0.369, 0.275). Two launches at the copy roof take
+// 0.185: 4096-point columns fit only 4 to a block, 32-byte rows on both strided sides.
+//
 // Entry:   fft_stockham_registers(in, out, columns_per_batch, in_stride, in_dist, out_stride, out_dist,
 //                                 batch_dist, twiddle_n, total_columns)
-//          fft_stockham's arguments, so the host launches both alike; only contiguous batches
-//          without the four-step twiddle come here (in_stride = out_stride = 1, twiddle_n = 0,
-//          column g at g L), so only total_columns is read.
+//          fft_stockham's arguments, so the host launches both alike. STRIDED = 0: contiguous
+//          batches without the twiddle (in_stride = out_stride = 1, twiddle_n = 0, column g at
+//          g L), and only total_columns is read. STRIDED = 1: every argument, as fft_stockham.cu
+//          documents them (columns_per_batch a power of two).
 // Launch:  blocks of THREADS = COLUMNS * L / min(L, POINTS_PER_THREAD) threads; PIPELINE = 0:
 //          ceil(total_columns / COLUMNS) blocks; PIPELINE = 1: at most that many, as many as are
-//          resident at once. Dynamic shared memory: (TILE + TILE / 8) * (SPLIT ? 4 : 8) bytes for the exchange,
-//          plus TILE * 8 for the staging buffer when PIPELINE = 1 (TILE = COLUMNS * L).
+//          resident at once. Dynamic shared memory: EXCHANGE_LEN * (SPLIT ? 4 : 8) bytes for the
+//          exchange (TILE + TILE / 8 elements, plus max(32, COLUMNS) when STRIDED), plus TILE * 8
+//          for the staging buffer when PIPELINE = 1 (TILE = COLUMNS * L).
 // Defines: REGISTERS (any value), LOG2_SIZE (0..14), COLUMNS (a power of two, TILE <= 16384),
-//          POINTS_PER_THREAD (8, 16), SPLIT (0, 1), PIPELINE (0, 1; 1 needs L >= 2).
+//          POINTS_PER_THREAD (8, 16), SPLIT (0, 1), PIPELINE (0, 1; 1 needs L >= 2, and with
+//          IN_COLS an even COLUMNS of one transform's adjacent columns); STRIDED (0 or absent,
+//          1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, in_stride / out_stride
+//          != 1) and TWIDDLE (0, 1: twiddle_n != 0).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -55,6 +86,19 @@
 #endif
 #if !defined(SPLIT) || !defined(PIPELINE)
 #error "define SPLIT and PIPELINE (0 or 1)"
+#endif
+#ifndef STRIDED
+#define STRIDED 0
+#endif
+#if !STRIDED
+#define IN_COLS 0
+#define OUT_COLS 0
+#define TWIDDLE 0
+#elif !defined(IN_COLS) || !defined(OUT_COLS) || !defined(TWIDDLE)
+#error "STRIDED needs IN_COLS, OUT_COLS and TWIDDLE (0 or 1)"
+#endif
+#if STRIDED && PIPELINE && IN_COLS && COLUMNS % 2 != 0
+#error "the copy-ahead of strided columns moves two adjacent columns at a time"
 #endif
 
 #define L (1 << LOG2_SIZE)
@@ -85,15 +129,31 @@ __device__ constexpr int first_radix()
 // The radix of the last pass, whose outputs j + r L / RL go to global memory.
 #define RL (L == R0 ? R0 : PPT)
 
-// Item `it` of this thread in a pass of radix R: the column c of the tile and the butterfly j
-// (0 <= j < L / R) of that column. Consecutive threads take consecutive butterflies.
-template <int R>
+// Whether pass (R, NS) deals its butterflies column first: the first pass of a strided input
+// and the last pass of a strided output, whose global accesses then put consecutive threads on
+// consecutive columns (adjacent addresses in a four-step pass) instead of a column's
+// consecutive points (a stride apart).
+template <int R, int NS>
+__device__ constexpr bool column_first()
+{
+    return (NS == 1 && IN_COLS) || (NS * R == L && OUT_COLS);
+}
+
+// Item `it` of this thread in pass (R, NS): the column c of the tile and the butterfly j
+// (0 <= j < L / R) of that column. Consecutive threads take consecutive butterflies, or
+// consecutive columns (column_first).
+template <int R, int NS>
 __device__ __forceinline__ void butterfly(int it, int& c, int& j)
 {
     constexpr unsigned J = L / R;
     const unsigned w = threadIdx.x + it * THREADS;  // unsigned: divisions are shifts
-    c = (int)(w / J);
-    j = (int)(w % J);
+    if constexpr (column_first<R, NS>()) {
+        c = (int)(w % COLUMNS);
+        j = (int)(w / COLUMNS);
+    } else {
+        c = (int)(w / J);
+        j = (int)(w % J);
+    }
 }
 
 // Where index e (within the tile) is kept in the exchange after the pass (R, NS), for elements
@@ -126,8 +186,39 @@ __device__ constexpr int pad_step(int step)
     return step % period == 0 ? pad<ROW, R, NS>(step) : -1;
 }
 
-// Elements of the exchange buffer: the tile and the most padding above (R = 8, NS = 8).
+// Elements each column is shifted by in the exchange after pass (R, NS), for rows of ROW
+// elements. A pass dealt column first stores (or loads) the same butterfly of COLUMNS columns
+// at once, columns a multiple of the banks apart without a shift:
+//   into a column-first last pass: its loads are runs of ROW / COLUMNS consecutive points,
+//   so ROW / COLUMNS a column (1 from COLUMNS >= ROW) puts each column's run on banks of its own;
+//   out of a column-first first pass (R0, NS = 1): its stores R0 apart (padded one in ROW) leave
+//   gaps that R0 / COLUMNS a column (at least 1) fills.
+// A bank model of both sides (every exchange of L = 256 .. 4096, 4 to 64 columns) finds the
+// host's defaults conflict-free but for 2-way stores out of a strided first pass of radix 2 or
+// 4 at 8 columns (1024-point columns), and 2- to 4-way ones in some split exchanges the
+// defaults do not take. The other exchanges are dealt by butterfly on both sides, as are
+// contiguous batches: no shift.
+template <int ROW, int R, int NS>
+__device__ constexpr int column_skew()
+{
+    if constexpr (!STRIDED) {
+        return 0;
+    } else if (OUT_COLS && NS * R * PPT == L) {
+        return COLUMNS >= ROW ? 1 : ROW / COLUMNS;
+    } else if (IN_COLS && NS == 1) {
+        return R0 > COLUMNS ? R0 / COLUMNS : 1;
+    } else {
+        return 0;
+    }
+}
+
+// Elements of the exchange buffer: the tile, the most padding above (R = 8, NS = 8) and the
+// most column skew (under max(32, COLUMNS) elements; the host adds the same).
+#if STRIDED
+#define EXCHANGE_LEN (TILE + TILE / 8 + (COLUMNS > 32 ? COLUMNS : 32))
+#else
 #define EXCHANGE_LEN (TILE + TILE / 8)
+#endif
 
 // One component of a float2, or the whole of it.
 template <int C>
@@ -142,12 +233,13 @@ template <int R, int NS, int R2, int C, typename T>
 __device__ __forceinline__ void exchange(T* buf, float2 (&v)[PPT])
 {
     constexpr int ROW = 128 / sizeof(T);
+    constexpr int SKEW = column_skew<ROW, R, NS>();
 #pragma unroll
     for (int it = 0; it < PPT / R; ++it) {
         int c, j;
-        butterfly<R>(it, c, j);
+        butterfly<R, NS>(it, c, j);
         // Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's period.
-        T* dst = buf + pad<ROW, R, NS>(c * L + (j / NS) * NS * R + j % NS);
+        T* dst = buf + pad<ROW, R, NS>(c * L + (j / NS) * NS * R + j % NS) + c * SKEW;
 #pragma unroll
         for (int r = 0; r < R; ++r) {
             if constexpr (C == 2) {
@@ -163,13 +255,13 @@ __device__ __forceinline__ void exchange(T* buf, float2 (&v)[PPT])
 #pragma unroll
     for (int it = 0; it < PPT / R2; ++it) {
         int c, j;
-        butterfly<R2>(it, c, j);
+        butterfly<R2, NS * R>(it, c, j);
         const int s = c * L + j;
-        const T* src = buf + pad<ROW, R, NS>(s);
+        const T* src = buf + pad<ROW, R, NS>(s) + c * SKEW;
 #pragma unroll
         for (int r = 0; r < R2; ++r) {
             // Tiny transforms (J2 below the padding's period) take the general form.
-            const T x = STEP >= 0 ? src[r * STEP] : buf[pad<ROW, R, NS>(s + r * J2)];
+            const T x = STEP >= 0 ? src[r * STEP] : buf[pad<ROW, R, NS>(s + r * J2) + c * SKEW];
             if constexpr (C == 2) {
                 v[it * R2 + r] = x;
             } else {
@@ -188,7 +280,7 @@ __device__ __forceinline__ void butterflies(float2 (&v)[PPT])
 #pragma unroll
     for (int it = 0; it < PPT / R; ++it) {
         int c, j;
-        butterfly<R>(it, c, j);
+        butterfly<R, NS>(it, c, j);
         float2 u[R];
 #pragma unroll
         for (int r = 0; r < R; ++r) {
@@ -242,13 +334,74 @@ __device__ __forceinline__ void load_operands(const float2* src, int valid, floa
 #pragma unroll
     for (int it = 0; it < PPT / R0; ++it) {
         int c, j;
-        butterfly<R0>(it, c, j);
+        butterfly<R0, 1>(it, c, j);
 #pragma unroll
         for (int r = 0; r < R0; ++r) {
             v[it * R0 + r] = c < valid ? src[c * L + j + r * (L / R0)] : make_float2(0.0f, 0.0f);
         }
     }
 }
+
+#if STRIDED
+// Where column g's point 0 is: batch g / cpb (cpb = 2^cpb_log2), column g % cpb of it.
+__device__ __forceinline__ int column_base(int g, int cpb_log2, int dist, int batch_dist)
+{
+    return (g >> cpb_log2) * batch_dist + (g & ((1 << cpb_log2) - 1)) * dist;
+}
+
+// A four-step pass's first-pass operands: column g = tile COLUMNS + c, point i at
+// in[column_base(g) + i in_stride], zeros past total_columns. All loads are issued before the
+// twiddles (twiddle()) are computed, so their latencies overlap.
+__device__ __forceinline__ void load_strided(const float2* __restrict__ in, int tile, int cpb_log2, int in_stride,
+                                             int in_dist, int batch_dist, int total_columns, float2 (&v)[PPT])
+{
+    constexpr int J = L / R0;
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+        const int g = tile * COLUMNS + c;
+        const bool valid = g < total_columns;
+        const float2* src = in + (valid ? column_base(g, cpb_log2, in_dist, batch_dist) + j * in_stride : 0);
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            v[it * R0 + r] = valid ? src[r * J * in_stride] : make_float2(0.0f, 0.0f);
+        }
+    }
+}
+
+// With TWIDDLE, the first-pass operands (point i = j + r J of column g) times W_N^{cc i}
+// (N = twiddle_n, cc = g % cpb, the column within its transform).
+__device__ __forceinline__ void twiddle(int tile, int cpb_log2, int twiddle_n, float2 (&v)[PPT])
+{
+#if TWIDDLE
+    constexpr int J = L / R0;
+    // Points j + r J: W^{cc j} (W^{cc J})^r, two accurate sincospif a butterfly instead of one a
+    // point. cc i < 2^28 (cc < cpb <= 16384, i < L <= 16384) and N <= 2^24: the reduced
+    // exponent and -2 t / N are exact in float.
+    const unsigned mask = (unsigned)twiddle_n - 1;
+    const float scale = -2.0f / (float)twiddle_n;
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+        const unsigned cc = (unsigned)(tile * COLUMNS + c) & ((1u << cpb_log2) - 1);
+        float s, co;
+        sincospif(scale * (float)((cc * (unsigned)j) & mask), &s, &co);
+        float2 w = make_float2(co, s);
+        sincospif(scale * (float)((cc * (unsigned)J) & mask), &s, &co);
+        const float2 step = make_float2(co, s);
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            v[it * R0 + r] = cmul(v[it * R0 + r], w);
+            if (r + 1 < R0) {
+                w = cmul(w, step);
+            }
+        }
+    }
+#endif
+}
+#endif
 
 #if PIPELINE
 // 16 bytes global -> shared without passing through registers (cp.async, sm_80 on).
@@ -291,6 +444,46 @@ __device__ __forceinline__ void prefetch(const float2* in, int tile, int total_c
     }
     copies_commit();
 }
+
+#if STRIDED
+// A four-step pass's tile into `stage`, 16 bytes a copy: with IN_COLS two adjacent columns'
+// point i (the host keeps COLUMNS within a transform's columns, so the pair is adjacent in
+// memory), staged point by point (stage[i COLUMNS + c]) so that the column-first first pass
+// reads consecutive addresses; without, two points of one contiguous column (stage[c L + i]).
+// Every address is even (16-byte aligned): batch_dist, strides and dists are even or 1.
+__device__ __forceinline__ void prefetch_strided(const float2* in, int tile, int cpb_log2, int in_stride, int in_dist,
+                                                 int batch_dist, int total_columns, float2* stage)
+{
+#pragma unroll
+    for (int q = 0; q < TILE / 2 / THREADS; ++q) {
+        const int p = 2 * (threadIdx.x + q * THREADS);
+        const int c = IN_COLS ? p % COLUMNS : p / L;
+        const int i = IN_COLS ? p / COLUMNS : p % L;
+        const int g = tile * COLUMNS + c;
+        if (g < total_columns) {
+            copy16(stage + p, in + column_base(g, cpb_log2, in_dist, batch_dist) + i * in_stride);
+        }
+    }
+    copies_commit();
+}
+
+// The first-pass operands from prefetch_strided's stage, zeros past total_columns.
+__device__ __forceinline__ void load_staged(const float2* stage, int tile, int total_columns, float2 (&v)[PPT])
+{
+    constexpr int J = L / R0;
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+        const bool valid = tile * COLUMNS + c < total_columns;
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            const int i = j + r * J;
+            v[it * R0 + r] = valid ? stage[IN_COLS ? i * COLUMNS + c : c * L + i] : make_float2(0.0f, 0.0f);
+        }
+    }
+}
+#endif
 #endif
 
 #if SPLIT
@@ -316,16 +509,34 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     Exchanged* buf = (Exchanged*)shared;
 #endif
     const int tiles = (total_columns + COLUMNS - 1) / COLUMNS;
+#if STRIDED
+    const int cpb_log2 = __ffs(columns_per_batch) - 1;
+#endif
 
-#if PIPELINE
+#if PIPELINE && STRIDED
+    if (blockIdx.x < tiles) {
+        prefetch_strided(in, blockIdx.x, cpb_log2, in_stride, in_dist, batch_dist, total_columns, stage);
+    }
+#elif PIPELINE
     if (blockIdx.x < tiles) {
         prefetch(in, blockIdx.x, total_columns, stage);
     }
 #endif
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+#if !STRIDED
         const int valid = min(COLUMNS, total_columns - tile * COLUMNS);
+#endif
         float2 v[PPT];
-#if PIPELINE
+#if PIPELINE && STRIDED
+        copies_wait();
+        __syncthreads();
+        load_staged(stage, tile, total_columns, v);
+        __syncthreads();  // every thread has its operands: the stage may take the next tile
+        if (tile + gridDim.x < tiles) {
+            prefetch_strided(in, tile + gridDim.x, cpb_log2, in_stride, in_dist, batch_dist, total_columns, stage);
+        }
+        twiddle(tile, cpb_log2, twiddle_n, v);
+#elif PIPELINE
         copies_wait();
         __syncthreads();
         load_operands(stage, valid, v);
@@ -333,17 +544,35 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         if (tile + gridDim.x < tiles) {
             prefetch(in, tile + gridDim.x, total_columns, stage);
         }
+#elif STRIDED
+        load_strided(in, tile, cpb_log2, in_stride, in_dist, batch_dist, total_columns, v);
+        twiddle(tile, cpb_log2, twiddle_n, v);
 #else
         load_operands(in + (size_t)tile * TILE, valid, v);
 #endif
         passes<1>(buf, v);
 
         // The last pass's outputs k = j + r L / RL, in natural order.
+#if STRIDED
+#pragma unroll
+        for (int it = 0; it < PPT / RL; ++it) {
+            int c, j;
+            butterfly<RL, L / RL>(it, c, j);
+            const int g = tile * COLUMNS + c;
+            if (g < total_columns) {
+                float2* dst = out + column_base(g, cpb_log2, out_dist, batch_dist) + j * out_stride;
+#pragma unroll
+                for (int r = 0; r < RL; ++r) {
+                    dst[r * (L / RL) * out_stride] = v[it * RL + r];
+                }
+            }
+        }
+#else
         float2* dst = out + (size_t)tile * TILE;
 #pragma unroll
         for (int it = 0; it < PPT / RL; ++it) {
             int c, j;
-            butterfly<RL>(it, c, j);
+            butterfly<RL, L / RL>(it, c, j);
             if (c < valid) {
 #pragma unroll
                 for (int r = 0; r < RL; ++r) {
@@ -351,5 +580,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                 }
             }
         }
+#endif
     }
 }

@@ -1,8 +1,9 @@
 //! fft `stockham`: our own radix-16 Stockham FFT (kernels/cuda/fft_stockham.cu). A contiguous
 //! batch of up to 16384-point transforms runs in one launch of the register kernel
 //! (fft_stockham_registers.cuh: points in registers from load to store, passes exchanged
-//! through shared memory); longer transforms take two passes of the shared-memory kernel (the
-//! four-step algorithm, as the kernel file explains).
+//! through shared memory); longer transforms take two launches of it with strides and the
+//! twiddle (the four-step algorithm, as fft_stockham.cu explains). The tunable `path: shared`
+//! runs either on fft_stockham.cu's shared-memory kernel instead, the earlier default.
 
 use crate::compile::Module;
 use crate::context::Gpu;
@@ -27,8 +28,9 @@ const BLOCK_POINTS: usize = 16384;
 const MAX_THREADS: usize = 1024;
 /// Points a block of several transforms holds (35 KiB: several blocks share an SM).
 const MULTI_COLUMN_POINTS: usize = 4096;
-/// Fewest columns a block of a strided pass holds: 4 x 8 bytes fill a 32-byte sector.
-const STRIDED_MIN_COLUMNS: usize = 4;
+/// Columns a block of a strided pass holds where they fit (columns up to 2048 points): 8 x 8
+/// bytes, two 32-byte sectors of every row (see columns_per_block).
+const STRIDED_COLUMNS: usize = 8;
 /// The largest transform, 2^24 points: two passes of at most 4096-point columns.
 const MAX_LOG2: u32 = 24;
 
@@ -48,8 +50,9 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 /// twiddles, written transposed into the output. Both passes have a strided side, which takes
 /// at least 4 columns a block to read or write whole 32-byte sectors, so the balanced split
 /// (at most 4096 points a column, 16384 a block) beats a long contiguous pass (measured on an
-/// H100 at 16 x 2^20: 1024 x 1024 0.263 ms, 64 x 16384 0.548 ms, whose 16384-point columns go
-/// one a block and write 8 bytes of every 32-byte sector).
+/// H100, register kernel: 2^24 x 1 as 4096 x 4096 0.246 ms, 2048 x 8192 0.45 to 0.54 (two
+/// 8192-point columns a block: 16 bytes of every row); shared kernel at 16 x 2^20: 1024 x 1024
+/// 0.263 ms, 64 x 16384 0.548).
 pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec<Layout> {
     let lg = size.trailing_zeros();
     if size <= BLOCK_POINTS && first_len.is_none() {
@@ -60,17 +63,18 @@ pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec
 }
 
 /// Transforms per block for `pass`: when the pass is strided, 4096 points' worth and at least
-/// 4 (so consecutive columns make whole 32-byte sectors), 16384 points' worth for columns
-/// longer than 1024 points, or the `columns` tunable; for contiguous ones, up to 4096
+/// 8 (consecutive columns make 64 bytes of every row), at most 16384 points (4096-point
+/// columns: 4, 32 bytes a row), or the `columns` tunable; for contiguous ones, up to 4096
 /// points, fewer when the batch is small, so that every SM gets at least two blocks.
 pub(crate) fn columns_per_block(pass: &Layout, sms: u32, strided_columns: Option<usize>) -> usize {
     let len = pass.len;
     let most = (MULTI_COLUMN_POINTS / len).clamp(1, MAX_THREADS);
     if pass.strided() {
-        // Columns longer than 1024 points take blocks of 16384 points (H100, 4 x 2^22: 8 columns of
-        // 2048 0.323 ms, 4 of them 0.349); shorter ones 4096 (16 x 2^20: 4 columns of 1024 0.264 ms,
-        // 8 0.268, 16 0.303).
-        let default = if len > 1024 { BLOCK_POINTS / len } else { most.max(STRIDED_MIN_COLUMNS) };
+        // H100, register kernel, both passes' time at 2^24 points a batch (ms): 256 x 256 with
+        // 8 columns 0.192, 16 0.188, 32 0.186; 512 x 512 with 4 0.210, 8 0.193, 16 0.199;
+        // 1024 x 1024 with 4 0.214, 8 0.199, 16 0.206; 2048 x 2048 with 4 0.225, 8 0.222 (both
+        // without the copy-ahead, which takes 8 to 0.214).
+        let default = most.max(STRIDED_COLUMNS);
         let columns = strided_columns.unwrap_or(default);
         return columns.clamp(1, (BLOCK_POINTS / len).max(1));
     }
@@ -82,16 +86,19 @@ pub(crate) fn columns_per_block(pass: &Layout, sms: u32, strided_columns: Option
 /// Points each thread holds (the largest radix of the passes): 16, or 8 when the batch is too
 /// small to give every SM two blocks of one transform each: twice the threads then hide more
 /// of the latency of the few blocks there are (H100, 64 x 1024: 4.8 us of kernel time instead
-/// of 7.1, cuFFT 4.4; at 16384 x 1024 radix 16 stays the faster).
+/// of 7.1, cuFFT 4.4; at 16384 x 1024 radix 16 stays the faster). Four-step passes of 512-point
+/// columns take 8 too: three radix-8 passes instead of radix 2 and two of 16, twice the
+/// threads (2^18 x 64: 0.187 ms, 16 points 0.192; 2^20 x 16 with 8 0.212, 16 0.199).
 pub(crate) fn points_per_thread(pass: &Layout, sms: u32) -> usize {
-    if !pass.strided() && pass.total_columns < 2 * sms as usize && pass.len <= 8 * MAX_THREADS {
+    let small_batch = !pass.strided() && pass.total_columns < 2 * sms as usize && pass.len <= 8 * MAX_THREADS;
+    if small_batch || (pass.strided() && pass.len == 512) {
         8
     } else {
         16
     }
 }
 
-/// How a contiguous one-launch batch runs (tunable `path`; strided passes always take `Shared`).
+/// How a launch runs (tunable `path`): contiguous one-launch batches and four-step passes alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Path {
     /// The tile staged in shared memory as float2, every pass shared -> registers -> shared.
@@ -115,39 +122,64 @@ impl Path {
     }
 }
 
-/// The path of `pass` run by blocks of `threads`: strided (four-step) passes stay on `Shared`;
-/// contiguous ones take `Registers`, or `Pipelined` when a block has 1024 threads: at 64
-/// registers a thread it then fills an SM alone, and only its own copy-ahead overlaps global
-/// reads with the passes. Measured on an H100 (2^24 points a batch, kernel ms; cuFFT beside):
-/// 16384 x 1024 shared 0.149, registers 0.111, pipelined 0.104 (cuFFT 0.114); 8192 x 2048
-/// shared 0.146, registers 0.096, pipelined 0.108 (two blocks an SM already overlap; cuFFT
-/// 0.096); 4096 x 4096 shared 0.099, registers 0.092, pipelined 0.102 (cuFFT 0.094).
-pub(crate) fn path_for(pass: &Layout, threads: u32, asked: Option<Path>) -> Path {
-    if pass.strided() || pass.twiddle_n != 0 {
-        return Path::Shared;
-    }
-    let staged = pass.len >= 2; // the copy-ahead moves two points at a time
+/// The path of `pass` of `columns` a block run by blocks of `threads`: `Registers`, or
+/// `Pipelined` when a block has 1024 threads: at 64 registers a thread it then fills an SM
+/// alone, and only its own copy-ahead overlaps global reads with the passes. Measured on an
+/// H100 (2^24 points a batch, kernel ms; cuFFT beside): 16384 x 1024 shared 0.149, registers
+/// 0.111, pipelined 0.104 (cuFFT 0.114); 8192 x 2048 shared 0.146, registers 0.096, pipelined
+/// 0.108 (two blocks an SM already overlap; cuFFT 0.096); 4096 x 4096 shared 0.099, registers
+/// 0.092, pipelined 0.102 (cuFFT 0.094). Four-step passes likewise (2^22 x 4 as 2048 x 2048, 8
+/// columns a block: registers 0.223, pipelined 0.214), except with 4 columns a block
+/// (4096-point columns), whose 32-byte rows the copy-ahead moves no faster (2^24 x 1: registers
+/// 0.246, pipelined 0.256).
+pub(crate) fn path_for(pass: &Layout, columns: usize, threads: u32, asked: Option<Path>) -> Path {
+    // The copy-ahead moves 16 bytes at a time: two points of a contiguous column, or point i of
+    // two adjacent columns of one transform (a strided input, columns even and within cpb).
+    let staged = if pass.in_stride == 1 {
+        pass.len >= 2
+    } else {
+        columns % 2 == 0 && columns <= pass.columns_per_batch && pass.in_dist == 1
+    };
+    let wide = !four_step(pass) || columns >= STRIDED_COLUMNS;
     match asked {
         Some(Path::Pipelined) if !staged => Path::Registers,
         Some(p) => p,
-        None if staged && threads as usize == MAX_THREADS => Path::Pipelined,
+        None if staged && wide && threads as usize == MAX_THREADS => Path::Pipelined,
         None => Path::Registers,
     }
 }
 
+/// Whether `pass` is one of a four-step transform's: a strided side or the twiddle.
+fn four_step(pass: &Layout) -> bool {
+    pass.strided() || pass.twiddle_n != 0
+}
+
+/// Elements the register kernel's exchange adds for its column skew (EXCHANGE_LEN): max(32,
+/// columns) in a four-step pass, none for contiguous batches.
+fn skew_len(pass: &Layout, columns: usize) -> usize {
+    if four_step(pass) {
+        columns.max(32)
+    } else {
+        0
+    }
+}
+
 /// Dynamic shared memory of the register kernel: the exchange buffer (TILE + TILE / 8 floats,
-/// or float2 when not split) and for `Pipelined` the staging buffer (TILE float2).
-fn register_shared_bytes(tile: usize, path: Path, split: bool) -> usize {
-    let exchange = (tile + tile / 8) * if split { 4 } else { 8 };
+/// or float2 when not split, plus `skew` elements, the kernel's EXCHANGE_LEN) and for
+/// `Pipelined` the staging buffer (TILE float2).
+fn register_shared_bytes(tile: usize, skew: usize, path: Path, split: bool) -> usize {
+    let exchange = (tile + tile / 8 + skew) * if split { 4 } else { 8 };
     exchange + if path == Path::Pipelined { 8 * tile } else { 0 }
 }
 
 /// Whether the register kernel exchanges one component at a time (tunable `exchange`: split or
 /// whole): by default whole float2 (half the barriers; 8192 x 2048 on an H100 0.096 ms, split
-/// 0.099) unless that does not fit the block's shared memory (16384 points pipelined: 128 KiB
-/// of staging and 72 KiB of split exchange fit, 144 KiB of whole do not).
-fn split_exchange(asked: Option<bool>, tile: usize, path: Path, max_shared: usize) -> bool {
-    asked.unwrap_or_else(|| register_shared_bytes(tile, path, false) > max_shared)
+/// 0.099), but split for tiles of 16384 points, one block of 1024 threads an SM, which leaves
+/// the SM more L1 (16384 x 1024 unpipelined: split 0.111, whole 0.114; 2^24 x 1 as 4096 x 4096,
+/// 4 columns a block: split 0.246, whole 0.252) and where whole does not fit (16384 points
+/// pipelined: 128 KiB of staging and 72 KiB of split exchange fit, 144 KiB of whole do not).
+fn split_exchange(asked: Option<bool>, tile: usize, skew: usize, path: Path, max_shared: usize) -> bool {
+    asked.unwrap_or_else(|| tile == BLOCK_POINTS || register_shared_bytes(tile, skew, path, false) > max_shared)
 }
 
 /// float2 from one column's start to the next in shared memory: the kernel's PITCH.
@@ -209,7 +241,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             )));
         }
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
-        let path = path_for(&pass, block.0, asked_path);
+        let path = path_for(&pass, columns, block.0, asked_path);
         let defines = Defines::new()
             .set("LOG2_SIZE", pass.log2_len())
             .set("COLUMNS", columns)
@@ -223,10 +255,18 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         } else {
             let pipelined = path == Path::Pipelined;
             let max_shared = ctx.gpu.facts.limits.max_shared_per_block;
-            let split = split_exchange(asked_split, columns * pass.len, path, max_shared);
-            let defines =
+            let skew = skew_len(&pass, columns);
+            let split = split_exchange(asked_split, columns * pass.len, skew, path, max_shared);
+            let mut defines =
                 defines.set("REGISTERS", 1).set("SPLIT", u32::from(split)).set("PIPELINE", u32::from(pipelined));
-            let shared = register_shared_bytes(columns * pass.len, path, split);
+            if four_step(&pass) {
+                defines = defines
+                    .set("STRIDED", 1)
+                    .set("IN_COLS", u32::from(pass.in_stride != 1))
+                    .set("OUT_COLS", u32::from(pass.out_stride != 1))
+                    .set("TWIDDLE", u32::from(pass.twiddle_n != 0));
+            }
+            let shared = register_shared_bytes(columns * pass.len, skew, path, split);
             if shared > max_shared {
                 return Err(Error::unsupported(format!(
                     "fft `stockham` path {path:?} with exchange {} needs {shared} bytes of shared memory a block",
@@ -378,27 +418,47 @@ mod tests {
         assert_eq!((split[0].total_columns, split[1].total_columns), (16 * 4096, 16 * 256));
         let four_step = passes(1 << 20, 1, None);
         assert_eq!((four_step[0].log2_len(), four_step[1].log2_len()), (10, 10));
-        assert_eq!(columns_per_block(&four_step[0], sms, None), 4);
-        assert_eq!(columns_per_block(&four_step[1], sms, None), 4);
+        assert_eq!(columns_per_block(&four_step[0], sms, None), 8);
+        assert_eq!(columns_per_block(&four_step[1], sms, None), 8);
         assert_eq!(columns_per_block(&four_step[1], sms, Some(16)), 16);
         let largest_split = passes(1 << 24, 1, None);
         assert_eq!(columns_per_block(&largest_split[0], sms, None), 4);
         assert_eq!(columns_per_block(&passes(1 << 22, 1, None)[0], sms, None), 8);
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
+        assert_eq!(points_per_thread(&passes(1 << 18, 64, None)[1], sms), 8);
         // Contiguous batches take the register kernel, pipelined when a block fills an SM.
         let one = passes(16384, 1024, None)[0];
-        assert_eq!(path_for(&one, threads(14, 1, 16), None), Path::Pipelined);
-        assert_eq!(path_for(&passes(8192, 2048, None)[0], threads(13, 1, 16), None), Path::Registers);
-        assert_eq!(path_for(&passes(1, 8, None)[0], 1, Some(Path::Pipelined)), Path::Registers);
-        assert_eq!(path_for(&four_step[1], 256, Some(Path::Registers)), Path::Shared);
-        assert_eq!(path_for(&one, 1024, Some(Path::Shared)), Path::Shared);
-        // The exchange is whole unless the pipelined 16384-point tile leaves no room for it.
+        assert_eq!(path_for(&one, 1, threads(14, 1, 16), None), Path::Pipelined);
+        assert_eq!(path_for(&passes(8192, 2048, None)[0], 1, threads(13, 1, 16), None), Path::Registers);
+        assert_eq!(path_for(&passes(1, 8, None)[0], 8, 1, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&one, 1, 1024, Some(Path::Shared)), Path::Shared);
+        // Four-step passes take the register kernel too, pipelined where blocks fill an SM and
+        // two adjacent columns of a strided input make the copy's 16 bytes.
+        assert_eq!(path_for(&four_step[1], 4, 256, None), Path::Registers);
+        assert_eq!(path_for(&four_step[1], 4, 256, Some(Path::Shared)), Path::Shared);
+        assert_eq!(path_for(&largest_split[0], 4, 1024, None), Path::Registers);
+        assert_eq!(path_for(&largest_split[1], 4, 1024, Some(Path::Pipelined)), Path::Pipelined);
+        let split_22 = passes(1 << 22, 4, None);
+        assert_eq!(columns_per_block(&split_22[0], sms, None), 8);
+        assert_eq!(path_for(&split_22[0], 8, 1024, None), Path::Pipelined);
+        assert_eq!(path_for(&split_22[1], 8, 1024, None), Path::Pipelined);
+        assert_eq!(path_for(&largest_split[0], 1, 256, Some(Path::Pipelined)), Path::Registers);
+        let narrow = passes(1 << 15, 1, Some(1 << 14))[0]; // 2 columns a transform
+        assert_eq!(path_for(&narrow, 4, 1024, Some(Path::Pipelined)), Path::Registers);
+        // The exchange is whole but for 16384-point tiles (where pipelined, whole does not fit).
         let most = Limits::H100.max_shared_per_block;
-        assert!(split_exchange(None, 16384, Path::Pipelined, most));
-        assert_eq!(register_shared_bytes(16384, Path::Pipelined, true), 204_800);
-        assert!(!split_exchange(None, 16384, Path::Registers, most));
-        assert!(!split_exchange(None, 8192, Path::Pipelined, most));
-        assert!(split_exchange(Some(true), 4096, Path::Registers, most));
+        assert!(split_exchange(None, 16384, 0, Path::Pipelined, most));
+        assert_eq!(register_shared_bytes(16384, 0, Path::Pipelined, true), 204_800);
+        // A four-step tile of 16384 points: its column skew fits beside either exchange.
+        assert_eq!(skew_len(&largest_split[0], 4), 32);
+        assert_eq!(register_shared_bytes(16384, 32, Path::Registers, false), 147_712);
+        assert_eq!(register_shared_bytes(16384, 32, Path::Pipelined, true), 204_928);
+        assert!(split_exchange(None, 16384, 32, Path::Registers, most));
+        assert!(split_exchange(None, 16384, 32, Path::Pipelined, most));
+        assert!(split_exchange(None, 16384, 0, Path::Registers, most));
+        assert!(!split_exchange(Some(false), 16384, 32, Path::Registers, most));
+        assert!(!split_exchange(None, 8192, 0, Path::Pipelined, most));
+        assert!(split_exchange(Some(true), 4096, 0, Path::Registers, most));
         // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
         let largest = passes(16384, 1, None)[0];
         assert_eq!(points_per_thread(&largest, sms), 16);
