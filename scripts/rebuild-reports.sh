@@ -46,5 +46,9 @@ $r/2026-11-25-dev-2core/fft-mixed-radix $r/2026-11-25-dev-2core/fft-mixed-radix
 $r/2026-11-25-dev-2core/session-3/cpu-peers-1 $r/2026-11-25-dev-2core/session-3/cpu-peers-1
 $r/2026-11-25-dev-2core/session-3/cpu-peers-2 $r/2026-11-25-dev-2core/session-3/cpu-peers-2
 $r/2026-11-25-h200/gpu-roof-tuning $r/2026-11-25-h200/gpu-roof-tuning
+$r/2026-11-25-dev-2core/session-4/cpu-peers-1 $r/2026-11-25-dev-2core/session-4/cpu-peers-1
+$r/2026-11-25-dev-2core/session-4/cpu-peers-2 $r/2026-11-25-dev-2core/session-4/cpu-peers-2
+$r/2026-11-25-h100/stockham-split $r/2026-11-25-h100/stockham-split
+$r/2026-11-25-h100/stockham-four-step $r/2026-11-25-h100/stockham-four-step
 $r/2026-11-24-comparison $r/2026-11-24-dev-2core/quick-1 $r/2026-11-24-h100/quick-host-1 $r/2026-11-24-h100/quick-gpu $r/2026-11-24-h100/showcase-1 $r/2026-11-24-h200x2/showcase $r/2026-11-22-h100/peers $r/2026-11-22-h200/peers
 EOF_LIST
