@@ -1,6 +1,7 @@
 //! When to stop sampling a cell: once the median's interval is tight enough, or a limit is hit.
 
 use crate::median::median_with_ci_sorted;
+use crate::passes::student_t_975;
 use serde::{Deserialize, Serialize};
 
 /// Why a cell stopped taking samples (recorded with it).
@@ -13,8 +14,9 @@ pub enum StopReason {
     Budget,
     /// The largest sample count was reached before the target.
     MaxSamples,
-    /// Every pass of the run reached the target, but their medians disagree by more than it
-    /// allows: the machine drifted between passes, and the interval over them says by how much.
+    /// Every pass of the run reached its share of the target, but their medians disagree by more
+    /// than the run's target allows: the machine drifted between passes, and the interval over
+    /// them says by how much.
     PassSpread,
 }
 
@@ -62,16 +64,26 @@ impl StoppingRule {
 
 impl StoppingRule {
     /// One pass's share of the rule when a run samples each problem in `passes` passes: the
-    /// sample counts and the time budget divided among them (rounded up), the target kept, so
-    /// the passes together take what one would have.
+    /// sample counts and the time budget divided among them (rounded up), so the passes together
+    /// take what one would have, and a target such that k passes agreeing within their own
+    /// noise give an interval over the passes (`median_with_ci_in_passes`) at the run's target:
+    /// a pass meeting half-width w has a median good to about w / 1.96 (one standard error), and
+    /// the t interval over k such medians is t(k-1) (w / 1.96) / √k wide, so
+    /// w = target · 1.96 √k / t(k-1) (1.23 x the target for 4 passes; never wider than √k x).
     pub fn per_pass(&self, passes: usize) -> StoppingRule {
         let k = passes.max(1);
         let max_samples = self.max_samples.div_ceil(k);
+        let widen = if k == 1 {
+            1.0
+        } else {
+            let root = (k as f64).sqrt();
+            (1.959_964 * root / student_t_975(k - 1)).min(root)
+        };
         StoppingRule {
             min_samples: self.min_samples.div_ceil(k).min(max_samples),
             max_samples,
             time_budget_s: self.time_budget_s / k as f64,
-            target_rel_half_width: self.target_rel_half_width,
+            target_rel_half_width: self.target_rel_half_width * widen,
         }
     }
 
@@ -136,7 +148,10 @@ mod tests {
     #[test]
     fn passes_share_the_counts_and_budget_and_keep_the_target() {
         let p = RULE.per_pass(4);
-        assert_eq!((p.min_samples, p.max_samples, p.time_budget_s, p.target_rel_half_width), (3, 25, 0.25, 0.01));
+        assert_eq!((p.min_samples, p.max_samples, p.time_budget_s), (3, 25, 0.25));
+        // 1.96 · √4 / t(3) = 3.92 / 3.182.
+        assert!((p.target_rel_half_width - 0.01 * 3.92 / 3.182).abs() < 1e-4, "{p:?}");
+        assert!(RULE.per_pass(2).target_rel_half_width < 0.01, "two passes pay for t(1) = 12.7");
         assert_eq!(RULE.per_pass(1), RULE);
         let tiny = StoppingRule { min_samples: 2, max_samples: 2, ..RULE };
         assert_eq!((tiny.per_pass(3).min_samples, tiny.per_pass(3).max_samples), (1, 1));
