@@ -59,6 +59,7 @@ pub fn merge_pass(history: &mut CellHistory, cell: PassCell, pass: usize, passes
         }
         return;
     }
+    old.warmup += new.warmup;
     old.times_ms.extend_from_slice(&new.times_ms);
     old.rounds.extend_from_slice(&new.rounds);
     old.passes.extend(std::iter::repeat_n(pass as u32, new.times_ms.len()));

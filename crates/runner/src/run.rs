@@ -677,6 +677,7 @@ pub fn execute_cell(
 }
 
 fn fill_measurement(record: &mut Record, m: &Measurement, check: &Verification) {
+    record.warmup = m.warmup;
     record.samples = m.kernel_ms.len();
     record.kernel_ms = Summary::of(&m.kernel_ms);
     record.kernel_clock = Some(if m.device_clock { "device" } else { "wall" }.to_string());

@@ -138,7 +138,7 @@ fn every_outcome_is_recorded_and_the_run_goes_on() {
     let wrong = records.iter().find(|r| r.variant == "wrong").unwrap();
     assert!(!wrong.verified && wrong.verification.as_ref().unwrap().first_mismatch.is_some());
     let good = records.iter().find(|r| r.variant == "good").unwrap();
-    assert_eq!((good.samples, good.warmup, good.rounds.len()), (4, 1, 4));
+    assert_eq!((good.samples, good.warmup, good.rounds.len()), (4, 4, 4), "one warm-up call in each of 4 passes");
     let sampling = good.sampling.clone().expect("sampling recorded");
     assert_eq!(sampling.rule.max_samples, 4);
     let other = records.iter().find(|r| r.variant == "wrong").unwrap();

@@ -185,3 +185,14 @@ fn a_contender_that_stops_early_leaves_the_others_sampling() {
     assert_eq!((ms[1].kernel_ms.len(), ms[1].stop), (40, StopReason::MaxSamples));
     assert_eq!(ms[1].rounds.last(), Some(&39));
 }
+
+#[test]
+fn warm_up_stops_once_it_has_taken_the_time_budget() {
+    let mut slow = Scripted::new("a", vec![1.0]);
+    slow.sleep = Duration::from_millis(30);
+    let plan = SamplingPlan { warmup: 5, ..plan(3, 3, 0.05) };
+    let m = measure(vec![slow], &plan).remove(0);
+    assert_eq!(m.warmup, 2, "30 ms calls pass the 50 ms budget on the second");
+    let m = measure(vec![Scripted::new("a", vec![1.0])], &SamplingPlan { warmup: 5, ..plan }).remove(0);
+    assert_eq!(m.warmup, 5, "fast calls warm up as often as asked");
+}
