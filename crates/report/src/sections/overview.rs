@@ -5,6 +5,7 @@ use crate::baseline::Baseline;
 use crate::doc::Block;
 use crate::model::{LaneKind, Model};
 use crate::papers::PAPERS;
+use dspbench_results::Status;
 
 pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
     let folders: Vec<String> =
@@ -46,6 +47,18 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
             counts.join(" or ")
         ));
     }
+    let short = model
+        .entries
+        .iter()
+        .filter(|e| e.record.status == Status::Ok)
+        .filter(|e| e.record.sampling.as_ref().is_some_and(|s| s.pass + 1 < s.passes))
+        .count();
+    if short > 0 {
+        guide.push(format!(
+            "{short} cell(s) have fewer passes than their run planned (the run was interrupted after them): their \
+             intervals span only the passes they got."
+        ));
+    }
     if model.lanes.iter().any(|l| l.kind == LaneKind::Peer) {
         guide.push(
             "Lanes marked `(peer)` are libraries a user would pick instead (NumPy, SciPy, OpenCV, FFTW, CuPy, \
@@ -74,4 +87,54 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
             .collect(),
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Run;
+    use dspbench_results::{Machine, Record, SamplingInfo};
+    use dspbench_stats::{StopReason, StoppingRule};
+
+    fn guide(runs: &[Run]) -> Vec<String> {
+        let model = Model::new(runs);
+        let blocks = blocks(&model, &Baseline::FastestCpu);
+        match &blocks[2] {
+            Block::List(items) => items.clone(),
+            other => panic!("the guide is the list after its heading, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_guide_says_how_many_passes_and_which_cells_got_fewer() {
+        let text = include_str!("../../tests/fixtures/cpu/results.jsonl");
+        let line = text.lines().find(|l| l.contains("\"verified\":true")).unwrap();
+        let template: Record = serde_json::from_str(line).unwrap();
+        let machine: Machine = serde_json::from_str(include_str!("../../tests/fixtures/cpu/machine.json")).unwrap();
+        let one_pass = vec![Run { machine: machine.clone(), records: vec![template.clone()] }];
+        assert!(!guide(&one_pass).iter().any(|g| g.contains("passes")), "a run of one pass says nothing of passes");
+        let mut done = template.clone();
+        done.sampling = Some(SamplingInfo {
+            batch: 1,
+            min_sample_ms: 1.0,
+            stop: StopReason::Target,
+            rule: StoppingRule { min_samples: 10, max_samples: 100, time_budget_s: 1.0, target_rel_half_width: 0.01 },
+            spent_s: 0.1,
+            group: 0,
+            round_seed: 7,
+            steal_pct: None,
+            canary_ms: None,
+            passes: 4,
+            pass: 3,
+            pass_stops: Vec::new(),
+            pass_canary_ms: Vec::new(),
+        });
+        let mut cut = done.clone();
+        cut.variant = "other".into();
+        cut.sampling.as_mut().unwrap().pass = 1;
+        let runs = vec![Run { machine, records: vec![done, cut] }];
+        let lines = guide(&runs);
+        assert!(lines.iter().any(|g| g.starts_with("Every problem was measured in 4 passes")), "{lines:?}");
+        assert!(lines.iter().any(|g| g.starts_with("1 cell(s) have fewer passes")), "{lines:?}");
+    }
 }
