@@ -158,13 +158,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     for scenario in &scenarios {
         let sampling = preset.map_or(scenario.sampling, |apply| apply(scenario.sampling));
         eprintln!(
-            "scenario `{}` ({}): sampling each cell to ±{}% of its median (95% interval), {}..{} samples, at most {} s",
+            "scenario `{}` ({}): sampling each cell to ±{}% of its median (95% interval), {}..{} samples, at most {} s, \
+             in {} pass(es) over the scenario",
             scenario.name,
             scenario.path.display(),
             fmt_sig(sampling.target_ci * 100.0, 2),
             sampling.min_samples,
             sampling.max_samples,
-            fmt_sig(sampling.time_budget_s, 3)
+            fmt_sig(sampling.time_budget_s, 3),
+            sampling.passes
         );
         let options = RunOptions {
             backends: backends.clone(),
@@ -183,6 +185,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 
     machine.finished = Some(now_rfc3339());
+    out.compact()?;
     let records = read_records(&dir.join(RECORDS_FILE))?;
     let mut noise = monitor.finish();
     noise.canary = CanarySpread::of(&records);

@@ -67,6 +67,25 @@ impl ResultsDir {
 }
 
 impl ResultsDir {
+    /// Rewrites `results.jsonl` with each cell's last record only (what [`read_records`] reads
+    /// anyway): a finished run of several passes keeps one line per cell instead of one per
+    /// cell and pass. The new file replaces the old by a rename, so an interruption leaves one
+    /// or the other whole.
+    pub fn compact(&mut self) -> Result<(), ResultsError> {
+        let path = self.dir.join(RECORDS_FILE);
+        let records = read_records(&path)?;
+        let staging = self.dir.join(format!("{RECORDS_FILE}.compacting"));
+        let mut text = String::new();
+        for record in &records {
+            text.push_str(&serde_json::to_string(record).expect("records always serialise"));
+            text.push('\n');
+        }
+        std::fs::write(&staging, text).map_err(io(&staging))?;
+        std::fs::rename(&staging, &path).map_err(io(&path))?;
+        self.jsonl = OpenOptions::new().append(true).open(&path).map_err(io(&path))?;
+        Ok(())
+    }
+
     /// Appends a cell's record after a pass that is not its last to `results.jsonl` only,
     /// flushed: an interrupted run keeps its passes so far, and the next pass's record replaces
     /// it on reading ([`read_records`]); the CSV gets a cell's row once, after its last pass.
@@ -299,6 +318,14 @@ pub(crate) mod tests {
         // Two cells alike in every way but written by one pass each are both kept.
         out.append(&after_pass("direct", 0, 5)).unwrap();
         assert_eq!(read_records(&dir.path().join(RECORDS_FILE)).unwrap().len(), 3);
+        // Compacted, the file holds those three lines, and appending goes on after them.
+        out.compact().unwrap();
+        let path = dir.path().join(RECORDS_FILE);
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 3);
+        out.append(&after_pass("fft", 0, 1)).unwrap();
+        let back = read_records(&path).unwrap();
+        assert_eq!(back.len(), 4);
+        assert_eq!((back[1].variant.as_str(), back[1].samples), ("fft", 6));
     }
 
     #[test]
