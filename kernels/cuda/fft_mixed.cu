@@ -1,7 +1,10 @@
 // fft `mixed-radix`: our own Stockham FFT for sizes whose prime factors are 2, 3, 5 and 7
 // (radix 8, 4, 2, 3, 5 and 7 passes), all passes of a transform in shared memory. The OpenCL
 // twin is kernels/opencl/fft_mixed.cl; the host's plan (radices, columns, threads, the four-step
-// split, the twiddle table) is crates/kernels/src/fft_mixed.rs, shared by both.
+// split, the twiddle table) is crates/kernels/src/fft_mixed.rs, shared by both. With REGISTERS
+// defined this file is the register kernel instead (fft_mixed_registers.cuh, CUDA's default:
+// points in registers from load to store, larger radices, planned by crates/cuda/src/fft_mixed.rs),
+// which shares the small DFTs below; the rest of this comment is the shared-memory kernel's.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched.
 //
@@ -41,18 +44,17 @@
 // Defines: SIZE, COLUMNS, THREADS, PAD_SHIFT, PASSES (0..12) and PASS<p>_R, PASS<p>_NS,
 //          PASS<p>_TW for p < PASSES.
 
-#if !defined(SIZE) || !defined(COLUMNS) || !defined(THREADS) || !defined(PASSES) || !defined(PAD_SHIFT)
-#error "define SIZE, COLUMNS, THREADS, PAD_SHIFT and PASSES"
+#if !defined(SIZE) || !defined(COLUMNS) || !defined(THREADS) || !defined(PASSES)
+#error "define SIZE, COLUMNS, THREADS and PASSES"
+#endif
+#if !defined(REGISTERS) && !defined(PAD_SHIFT)
+#error "define PAD_SHIFT"
 #endif
 #if PASSES > 12
 #error "at most 12 passes"
 #endif
 
 #define L SIZE
-#define PAD(i) ((i) + ((i) >> PAD_SHIFT))
-#define PITCH PAD(L)
-#define POINTS (COLUMNS * L)
-#define LOADS ((POINTS + THREADS - 1) / THREADS)
 
 #include "fft_dft.cuh"
 
@@ -127,16 +129,78 @@ __device__ __forceinline__ void dft_odd(float2 (&v)[R])
     v[0] = sum;
 }
 
-// Any radix of the plan: 2, 4 and 8 by fft_dft.cuh's radix-2 butterflies, 3, 5 and 7 above.
+__host__ __device__ constexpr int coprime_gcd(int a, int b)
+{
+    return b == 0 ? a : coprime_gcd(b, a % b);
+}
+
+// The first factor of a composite radix's prime-factor split: its power of two when it has
+// another factor too, else its smallest prime.
+__host__ __device__ constexpr int pfa_factor(int r)
+{
+    const int two = r & -r;
+    if (two > 1 && two < r) {
+        return two;
+    }
+    return r % 3 == 0 ? 3 : r % 5 == 0 ? 5 : 7;
+}
+
+// Any radix of the plan: 2, 4, 8 and 16 by fft_dft.cuh's radix-2 butterflies, 3, 5 and 7 above,
+// and (the register kernel's larger radices) products R = A B of coprime ones by the prime-factor
+// algorithm, which needs no twiddles: with n = (B n1 + A n2) mod R, W_R^{n k} = W_A^{n1 k}
+// W_B^{n2 k}, so A DFTs of B points (over n2) then B of A points (over n1) leave X[k] at
+// (k mod A, k mod B); every index is a constant, so the reordering is register renaming.
 template <int R>
 __device__ __forceinline__ void dft_any(float2 (&v)[R])
 {
-    if constexpr (R == 2 || R == 4 || R == 8) {
+    if constexpr (R == 1) {
+        (void)v;
+    } else if constexpr (R == 2 || R == 4 || R == 8 || R == 16) {
         dft<R>(v);
-    } else {
+    } else if constexpr (R == 3 || R == 5 || R == 7) {
         dft_odd<R>(v);
+    } else {
+        constexpr int A = pfa_factor(R);
+        constexpr int B = R / A;
+        static_assert(A * B == R && B > 1 && coprime_gcd(A, B) == 1, "coprime factors 2^k (k <= 4), 3, 5, 7");
+        float2 y[A][B];
+#pragma unroll
+        for (int n1 = 0; n1 < A; ++n1) {
+#pragma unroll
+            for (int n2 = 0; n2 < B; ++n2) {
+                y[n1][n2] = v[(B * n1 + A * n2) % R];
+            }
+            dft_any<B>(y[n1]);
+        }
+#pragma unroll
+        for (int k2 = 0; k2 < B; ++k2) {
+            float2 z[A];
+#pragma unroll
+            for (int n1 = 0; n1 < A; ++n1) {
+                z[n1] = y[n1][k2];
+            }
+            dft_any<A>(z);
+#pragma unroll
+            for (int k1 = 0; k1 < A; ++k1) {
+                y[k1][k2] = z[k1];
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            v[k] = y[k % A][k % B];
+        }
     }
 }
+
+#ifdef REGISTERS
+#include "fft_mixed_registers.cuh"
+#else
+
+#define PAD(i) ((i) + ((i) >> PAD_SHIFT))
+#define PITCH PAD(L)
+#define POINTS (COLUMNS * L)
+#define LOADS ((POINTS + THREADS - 1) / THREADS)
+
 template <int R, int NS, int TW>
 __device__ __forceinline__ void stockham_pass(float2* buf, const float2* __restrict__ twiddles)
 {
@@ -301,3 +365,4 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         }
     }
 }
+#endif  // REGISTERS
