@@ -143,20 +143,16 @@ pub fn read_records_reporting(path: &Path) -> Result<(Vec<Record>, Option<String
     Ok((latest_passes(records), None))
 }
 
-/// Drops each record that a later pass's record of the same cell replaces, keeping the order of
-/// first appearance.
+/// Drops each record that a later pass's record of the same cell ([`Record::same_cell`])
+/// replaces, keeping the order of first appearance. A cell's earlier record is at most one pass
+/// of the run back, so the search runs backwards.
 fn latest_passes(records: Vec<Record>) -> Vec<Record> {
-    let mut slot_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut kept: Vec<Record> = Vec::with_capacity(records.len());
     for record in records {
         let pass = record.sampling.as_ref().map_or(0, |s| s.pass);
-        let key = record.cell_key();
-        match slot_of.get(&key) {
-            Some(&i) if pass > 0 => kept[i] = record,
-            _ => {
-                slot_of.insert(key, kept.len());
-                kept.push(record);
-            }
+        match kept.iter().rposition(|k| pass > 0 && k.same_cell(&record)) {
+            Some(i) => kept[i] = record,
+            None => kept.push(record),
         }
     }
     kept

@@ -194,20 +194,6 @@ impl Record {
         }
     }
 
-    /// Which cell of a run this record is: two records with the same key are the same cell
-    /// (written after successive passes).
-    pub fn cell_key(&self) -> String {
-        format!(
-            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
-            self.scenario,
-            self.experiment,
-            self.backend,
-            self.device.as_deref().unwrap_or(""),
-            self.variant,
-            self.params_text()
-        )
-    }
-
     /// True when `other` was sampled in the same rounds as this record (same run, experiment and group).
     pub fn shares_rounds_with(&self, other: &Record) -> bool {
         match (&self.sampling, &other.sampling) {

@@ -19,10 +19,9 @@ pub use device_filter::DeviceFilter;
 pub use machine::{collect_machine, memory_bytes, now_rfc3339};
 pub use measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 pub use noise::{host_state, parse_loadavg, CpuTimes, NoiseMonitor, STEAL_WARN_PCT};
-pub use passes::pass_seed;
 pub use registry::Registry;
 pub use require::{check_required, required_backends, service_required, RequireError, REQUIRABLE_SERVICES};
-pub use rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
+pub use rounds::{pass_seed, round_seed, sample_in_rounds, RoundOrder, Slot};
 pub use run::{
     device_name, execute_cell, measure_group, new_record, planned_cells, run_scenario, Cell, Group, Observer, PassCell,
     RunOptions, RunSummary, Shard, SilentObserver,

@@ -13,16 +13,6 @@ use crate::run::PassCell;
 use dspbench_results::{Record, Status, Summary};
 use dspbench_stats::StoppingRule;
 
-/// The round order's seed for `pass` of a group whose first pass uses `group_seed`: the first
-/// pass keeps the group's seed (so a run of one pass orders its rounds as before passes existed).
-pub fn pass_seed(group_seed: u64, pass: usize) -> u64 {
-    if pass == 0 {
-        group_seed
-    } else {
-        dspbench_core::SplitMix64::new(group_seed ^ (pass as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
-    }
-}
-
 /// One cell's record over the passes so far, and what the record alone does not keep.
 pub struct CellHistory {
     pub record: Record,
@@ -128,18 +118,5 @@ fn max_option(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_first_pass_keeps_the_group_seed_and_later_ones_differ() {
-        assert_eq!(pass_seed(42, 0), 42);
-        let seeds: std::collections::HashSet<u64> = (0..8).map(|p| pass_seed(42, p)).collect();
-        assert_eq!(seeds.len(), 8);
-        assert_eq!(pass_seed(42, 3), pass_seed(42, 3));
     }
 }

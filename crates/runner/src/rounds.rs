@@ -19,6 +19,18 @@ pub fn round_seed(scenario_seed: u64, experiment: usize, group: usize) -> u64 {
         })
 }
 
+/// The seed of pass `pass`'s round order in a group whose first pass uses `group_seed` (from
+/// [`round_seed`]): the first pass keeps it, so a run of one pass orders its rounds as before
+/// passes existed.
+pub fn pass_seed(group_seed: u64, pass: usize) -> u64 {
+    if pass == 0 {
+        group_seed
+    } else {
+        // The golden-ratio multiple spreads small pass numbers over all 64 bits before the mix.
+        SplitMix64::new(group_seed ^ (pass as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+    }
+}
+
 /// The shuffled orders of one group's rounds.
 pub struct RoundOrder {
     rng: SplitMix64,
@@ -122,6 +134,14 @@ mod tests {
             first[order.next_round(&[0, 1, 2, 3])[0]] += 1;
         }
         assert!(first.iter().all(|&n| (900..1100).contains(&n)), "{first:?}");
+    }
+
+    #[test]
+    fn the_first_pass_keeps_the_group_seed_and_later_ones_differ() {
+        assert_eq!(pass_seed(42, 0), 42);
+        let seeds: std::collections::HashSet<u64> = (0..8).map(|p| pass_seed(42, p)).collect();
+        assert_eq!(seeds.len(), 8);
+        assert_eq!(pass_seed(42, 3), pass_seed(42, 3));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 use crate::measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 use crate::noise::CpuTimes;
 use crate::now_rfc3339;
-use crate::passes::{first_pass, merge_pass, pass_seed, GroupHistory};
-use crate::rounds::{round_seed, sample_in_rounds, RoundOrder, Slot};
+use crate::passes::{first_pass, merge_pass, GroupHistory};
+use crate::rounds::{pass_seed, round_seed, sample_in_rounds, RoundOrder, Slot};
 use crate::DeviceFilter;
 use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output, Params, PlanRequest, Problem};
 use dspbench_kernels::{with_custom_kernel, CustomKernel};
@@ -202,7 +202,7 @@ pub fn run_scenario(
                             done_early += 1;
                             continue;
                         }
-                        let mut record = blank_record(
+                        let record = blank_record(
                             scenario,
                             experiment,
                             lane.backend.name(),
@@ -210,7 +210,6 @@ pub fn run_scenario(
                             Some(&lane.device_name),
                             (*params).clone(),
                         );
-                        record.warmup = sampling.warmup;
                         let like = lane.custom.map_or(lane.variant, |c| c.like.as_str());
                         let request = PlanRequest { problem, variant: like, tunables, device: lane.device };
                         let custom = lane.custom.map(|c| c.source.clone());
@@ -229,6 +228,9 @@ pub fn run_scenario(
                     problem,
                     contenders.len()
                 ));
+                // Regenerated (deterministically) each pass rather than kept for the whole run: the
+                // inputs of every problem of a GPU scenario together would not fit in memory. Each
+                // pass's outputs are verified afresh too, since each pass plans afresh.
                 let input = generate_input(&problem, scenario.seed);
                 let seed = round_seed(scenario.seed, experiment.index, group);
                 let group_info = Group {
@@ -666,7 +668,6 @@ pub fn execute_cell(
     sampling: SamplingPlan,
     record: &mut Record,
 ) -> Option<Output> {
-    record.warmup = sampling.warmup;
     let cell =
         Cell { backend, request: request.clone(), record: record.clone(), custom: custom.map(Path::to_path_buf) };
     let group = Group { index: 0, seed: 0, plan: sampling, input, first_round: 0 };
