@@ -20,36 +20,45 @@ const QUICK_YAML: &str = include_str!("../../../scenarios/quick.yaml");
 pub struct RunArgs {
     /// Scenario files (YAML).
     #[arg(required = true)]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Results folder [default: reports/<date>-<machine>, never overwriting an earlier run].
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Only these backends, comma-separated (e.g. `scalar,simd`).
     #[arg(long)]
-    backends: Option<String>,
+    pub(crate) backends: Option<String>,
     /// A name for this machine in reports [default: the host name].
     #[arg(long)]
-    machine: Option<String>,
+    pub(crate) machine: Option<String>,
     /// Only devices with this index or whose name contains this text (e.g. `NVIDIA`, `Portable`);
     /// `BACKEND=TEXT` applies to that backend only (`opencl=NVIDIA`: the CPU backends, CUDA and
     /// OpenCL's NVIDIA platform, without PoCL), comma-separated entries combine; `all` (the default)
     /// measures every device, each card in its own column.
     #[arg(long)]
-    device: Option<String>,
+    pub(crate) device: Option<String>,
     /// A first look: sample each cell to ±3% or a quarter of a second, whatever the scenario says.
     #[arg(long, conflicts_with = "precise")]
-    quick: bool,
+    pub(crate) quick: bool,
     /// Sample each cell to ±0.5% or ten seconds, whatever the scenario says.
     #[arg(long)]
-    precise: bool,
+    pub(crate) precise: bool,
     /// Run only share K of N of the scenario's problems (round robin in file order, so that N
     /// workers with 1/N .. N/N run every cell once); `dspbench report` merges the shards.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    shard: Option<Shard>,
+    pub(crate) shard: Option<Shard>,
     /// Write `machine.json` and the cells the run would measure (`planned.jsonl`) and stop: what a
     /// cluster's merge job does for a task that never started, so its cells show as not run.
     #[arg(long)]
-    plan_only: bool,
+    pub(crate) plan_only: bool,
+    /// Measure every pass in this one process. By default each pass of a run of several passes
+    /// runs in a fresh process, so that the passes also sample what changes from one process to
+    /// the next (where buffers and code fall, a library's thread pool), as a second run would.
+    #[arg(long)]
+    pub(crate) one_process: bool,
+    /// Measure only pass K of the scenario into the results folder `--out` of a run under way,
+    /// going on from the passes before it: what the process of one pass is started with.
+    #[arg(long, value_name = "K", hide = true, requires = "out", conflicts_with = "plan_only")]
+    pub(crate) pass: Option<usize>,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -68,11 +77,13 @@ impl RunArgs {
             precise: false,
             shard: None,
             plan_only: false,
+            one_process: false,
+            pass: None,
         }
     }
 
     /// The sampling preset chosen on the command line, applied over a scenario's own settings.
-    fn preset(&self) -> Option<fn(Sampling) -> Sampling> {
+    pub(crate) fn preset(&self) -> Option<fn(Sampling) -> Sampling> {
         match (self.quick, self.precise) {
             (true, _) => Some(Sampling::quick),
             (_, true) => Some(Sampling::precise),
@@ -82,6 +93,9 @@ impl RunArgs {
 }
 
 pub fn run(args: RunArgs) -> Result<(), CliError> {
+    if let Some(pass) = args.pass {
+        return crate::cmd_run_pass::run_pass(&args, pass);
+    }
     let preset = args.preset();
     let registry = Registry::compiled();
     let backends = args.backends.as_deref().map(split_list);
@@ -131,8 +145,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     let start_warnings = monitor.warnings().len();
     machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_copy_gbps()));
-    let dir = match args.out {
-        Some(dir) => dir,
+    let dir = match &args.out {
+        Some(dir) => dir.clone(),
         None => fresh_folder(&machine.label, &machine.started),
     };
     let mut out = ResultsDir::create(&dir)?;
@@ -142,8 +156,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let planned: Vec<_> = scenarios
         .iter()
         .flat_map(|scenario| {
-            let options =
-                RunOptions { backends: backends.clone(), device: device.clone(), sampling: None, shard: args.shard };
+            let options = RunOptions {
+                backends: backends.clone(),
+                device: device.clone(),
+                shard: args.shard,
+                ..Default::default()
+            };
             planned_cells(scenario, &probed, &options)
         })
         .collect();
@@ -154,7 +172,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     eprintln!("writing results to {}", dir.display());
 
-    let mut total = RunSummary::default();
+    let mut lost_passes = Vec::new();
     for scenario in &scenarios {
         let sampling = preset.map_or(scenario.sampling, |apply| apply(scenario.sampling));
         eprintln!(
@@ -168,25 +186,30 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             fmt_sig(sampling.time_budget_s, 3),
             sampling.passes
         );
+        if sampling.passes > 1 && !args.one_process {
+            drop(out);
+            lost_passes.extend(crate::cmd_run_pass::run_passes(&args, scenario, sampling.passes, &dir)?);
+            out = ResultsDir::open(&dir)?;
+            continue;
+        }
         let options = RunOptions {
             backends: backends.clone(),
             device: device.clone(),
             sampling: Some(sampling),
             shard: args.shard,
+            ..Default::default()
         };
         let mut progress = Progress::new();
         let summary = run_scenario(scenario, &probed, &options, &mut out, &mut progress);
         progress.finish();
-        let summary = summary?;
-        for (k, v) in summary.counts {
-            *total.counts.entry(k).or_default() += v;
-        }
-        total.problems.extend(summary.problems);
+        summary?;
     }
 
     machine.finished = Some(now_rfc3339());
     out.compact()?;
     let records = read_records(&dir.join(RECORDS_FILE))?;
+    let mut total = RunSummary::of(&records);
+    total.problems.extend(lost_passes);
     let mut noise = monitor.finish();
     noise.canary = CanarySpread::of(&records);
     noise.warnings.extend(noise.canary.and_then(|c| c.warning()));
@@ -210,7 +233,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
 }
 
-fn load(path: &Path, catalog: &dspbench_scenario::Catalog) -> Result<Scenario, CliError> {
+pub(crate) fn load(path: &Path, catalog: &dspbench_scenario::Catalog) -> Result<Scenario, CliError> {
     if path == default_scenario_path() && !path.exists() {
         return Ok(dspbench_scenario::parse(QUICK_YAML, Path::new("scenarios/quick.yaml (built in)"), catalog)?);
     }

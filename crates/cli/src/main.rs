@@ -6,6 +6,7 @@ mod cmd_exec;
 mod cmd_list;
 mod cmd_report;
 mod cmd_run;
+mod cmd_run_pass;
 mod cmd_selftest;
 mod cmd_slurm;
 mod error;

@@ -114,6 +114,8 @@ fn an_interrupted_run_keeps_every_finished_record() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
+    // The pass's process ends with the run's (it may finish writing the record it was on).
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let records = read_records(&jsonl).unwrap();
     let planned = read_records(&out.join(dspbench_results::PLANNED_FILE)).unwrap();
     assert!(records.len() >= 3 && records.len() < planned.len(), "{} of {} records", records.len(), planned.len());
@@ -127,6 +129,79 @@ fn an_interrupted_run_keeps_every_finished_record() {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("(interrupted)"), "{report}");
     assert!(report.contains("not run: the run ended before this cell was measured"), "{report}");
+}
+
+#[test]
+fn each_pass_runs_in_a_fresh_process_unless_asked_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("passes.yaml");
+    std::fs::write(
+        &scenario,
+        "name: passes\nseed: 1\nwarmup: 0\nmin_samples: 4\nmax_samples: 4\npasses: 2\nbackends: [scalar]\n\
+         experiments:\n  - workload: conv1d\n    variants: [direct, fft]\n    params: { n: [300, 301], m: 7 }\n",
+    )
+    .unwrap();
+    for (flags, fresh) in [(&[][..], true), (&["--one-process"][..], false)] {
+        let out = dir.path().join(format!("out-{fresh}"));
+        let run = dspbench().arg("run").arg(&scenario).arg("--out").arg(&out).args(flags).assert().success();
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+        assert_eq!(stderr.contains("pass 2 of 2 in a fresh process"), fresh, "{stderr}");
+        let records = read_records(&out.join("results.jsonl")).unwrap();
+        assert_eq!(records.len(), 4);
+        for r in &records {
+            assert_eq!((r.status, r.samples), (Status::Ok, 4), "{r:?}");
+            assert_eq!(r.passes, [0, 0, 1, 1]);
+            assert_eq!(r.sampling.as_ref().unwrap().pass_processes, fresh);
+            assert!(r.pass_wall_ms.is_empty());
+        }
+        let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 5, "{csv}");
+        assert!(out.join("report.md").exists());
+    }
+}
+
+#[test]
+fn a_pass_whose_process_is_killed_is_reported_and_the_next_pass_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("killed.yaml");
+    std::fs::write(
+        &scenario,
+        "name: killed\nseed: 1\nwarmup: 0\nrepetitions: 4\npasses: 2\nbackends: [scalar]\nexperiments:\n  - workload: conv1d\n    \
+         variants: [direct]\n    params: { n: [20000, 20001, 20002, 20003, 20004, 20005, 20006, 20007], m: [256, 257, 258] }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let bin = assert_cmd::cargo::cargo_bin("dspbench");
+    let run = std::process::Command::new(bin)
+        .current_dir(workspace_root())
+        .arg("run")
+        .arg(&scenario)
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first pass's process, killed once it has written a record (as the OOM killer would).
+    let jsonl = out.join("results.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&jsonl).map(|t| t.lines().count()).unwrap_or(0) < 2 {
+        assert!(std::time::Instant::now() < deadline, "no records after 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", run.id())).unwrap();
+    let is_pass =
+        |pid: &&str| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.ends_with(b"--pass\x001\x00"));
+    let pass = children.split_whitespace().find(is_pass).expect("the pass runs in a process of its own");
+    std::process::Command::new("kill").args(["-KILL", pass]).status().unwrap();
+    let finished = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    assert_eq!(finished.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("pass 1 of 2 of scenario `killed`: its process ended early"), "{stderr}");
+    let records = read_records(&jsonl).unwrap();
+    assert_eq!(records.len(), 24, "every cell measured, in one pass or both");
+    let both = records.iter().filter(|r| r.passes.contains(&0)).count();
+    assert!((2..24).contains(&both), "{both} cells got both passes");
+    assert!(records.iter().all(|r| r.status == Status::Ok && r.passes.contains(&1)));
 }
 
 #[test]

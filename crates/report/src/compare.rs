@@ -452,6 +452,7 @@ mod tests {
             pass: 0,
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
+            pass_processes: false,
         });
         r
     }

@@ -47,6 +47,16 @@ impl ResultsDir {
         Ok(ResultsDir { dir: dir.to_path_buf(), jsonl, csv })
     }
 
+    /// Opens the results folder of a run under way to append to it: what the process measuring
+    /// one pass of a run does (`dspbench run` gives each pass a process of its own).
+    pub fn open(dir: &Path) -> Result<ResultsDir, ResultsError> {
+        let jsonl_path = dir.join(RECORDS_FILE);
+        let jsonl = OpenOptions::new().append(true).open(&jsonl_path).map_err(io(&jsonl_path))?;
+        let csv_path = dir.join(CSV_FILE);
+        let csv_file = OpenOptions::new().append(true).open(&csv_path).map_err(io(&csv_path))?;
+        Ok(ResultsDir { dir: dir.to_path_buf(), jsonl, csv: csv::Writer::from_writer(csv_file) })
+    }
+
     pub fn path(&self) -> &Path {
         &self.dir
     }
@@ -263,6 +273,7 @@ pub(crate) mod tests {
             times_ms: vec![1.0, 2.0],
             rounds: vec![0, 1],
             passes: Vec::new(),
+            pass_wall_ms: Vec::new(),
             sampling: None,
             finished: "2026-11-21T00:00:00Z".into(),
         }
@@ -292,8 +303,22 @@ pub(crate) mod tests {
             pass,
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
+            pass_processes: false,
         });
         r
+    }
+
+    #[test]
+    fn a_folder_opened_again_is_appended_to_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        ResultsDir::create(dir.path()).unwrap().append(&record("direct")).unwrap();
+        ResultsDir::open(dir.path()).unwrap().append(&record("fft")).unwrap();
+        let back = read_records(&dir.path().join(RECORDS_FILE)).unwrap();
+        assert_eq!(back.iter().map(|r| r.variant.as_str()).collect::<Vec<_>>(), ["direct", "fft"]);
+        let csv = std::fs::read_to_string(dir.path().join(CSV_FILE)).unwrap();
+        assert_eq!(csv.lines().count(), 3, "one header, then a row from each process: {csv}");
+        let missing = ResultsDir::open(&dir.path().join("none")).err().expect("no run there to go on with");
+        assert!(missing.to_string().contains("results.jsonl"), "{missing}");
     }
 
     #[test]

@@ -99,6 +99,11 @@ pub struct SamplingInfo {
     /// The canary before each pass of the group, in pass order (`canary_ms` is the first).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pass_canary_ms: Vec<f64>,
+    /// True when each pass ran in a process of its own (`dspbench run` with several passes),
+    /// so the passes also sample what differs from one process to the next (where buffers and
+    /// code fall, a library's thread pool).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pass_processes: bool,
 }
 
 fn one() -> usize {
@@ -158,6 +163,11 @@ pub struct Record {
     /// The pass (0-based) of each sample of `times_ms`; empty for a run of one pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passes: Vec<u32>,
+    /// Wall time of every sample, only in a record written after a pass that is not the cell's
+    /// last: the next pass, perhaps run by another process, summarises them with its own into
+    /// `wall_ms`. Absent from a cell's final record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pass_wall_ms: Vec<f64>,
     #[serde(default)]
     pub sampling: Option<SamplingInfo>,
     /// UTC time the cell finished, RFC 3339.

@@ -7,11 +7,14 @@
 //! (`dspbench_stats::median_with_ci_in_passes`): the drift of a shared machine between minutes,
 //! which decides whether two runs agree on a ratio, is inside one run's interval. A cell's
 //! record is written after every pass, each holding all passes so far, so an interrupted run
-//! keeps what it measured.
+//! keeps what it measured. That record is also all a pass needs of the passes before it: the
+//! process measuring one pass (`dspbench run` gives each pass its own) picks the cells' histories
+//! up from the results folder ([`GroupHistory::resume`]).
 
 use crate::run::PassCell;
 use dspbench_results::{Record, Status, Summary};
 use dspbench_stats::StoppingRule;
+use std::collections::BTreeMap;
 
 /// One cell's record over the passes so far, and what the record alone does not keep.
 pub struct CellHistory {
@@ -25,13 +28,42 @@ impl CellHistory {
     pub fn live(&self) -> bool {
         matches!(self.record.status, Status::Ok | Status::Mismatch)
     }
+
+    /// The record to write after a pass that is not the cell's last: with every sample's wall
+    /// time, for the next pass to summarise.
+    pub fn record_between_passes(&self) -> Record {
+        Record { pass_wall_ms: self.wall_ms.clone(), ..self.record.clone() }
+    }
+
+    /// A cell's history from its record after an earlier pass ([`Self::record_between_passes`]).
+    fn resume(mut record: Record) -> CellHistory {
+        let wall_ms = std::mem::take(&mut record.pass_wall_ms);
+        CellHistory { record, wall_ms }
+    }
 }
 
-/// One problem's cells (in the order of its contenders) and the next round to number.
+/// One problem's cells, by their place among its contenders, and the next round to number.
 #[derive(Default)]
 pub struct GroupHistory {
-    pub cells: Vec<CellHistory>,
+    pub cells: BTreeMap<usize, CellHistory>,
     pub next_round: u32,
+}
+
+impl GroupHistory {
+    /// The history of a problem whose contenders are `cells` (blank records naming them, in
+    /// order) from the records an earlier pass wrote (`written`): a cell with none (the process
+    /// of an earlier pass stopped before it) starts afresh in the next.
+    pub fn resume(cells: &[Record], written: &[Record]) -> GroupHistory {
+        let mut history = GroupHistory::default();
+        for (slot, cell) in cells.iter().enumerate() {
+            if let Some(record) = written.iter().rev().find(|r| r.same_cell(cell)) {
+                let last_round = record.rounds.iter().max().map_or(0, |r| r + 1);
+                history.next_round = history.next_round.max(last_round);
+                history.cells.insert(slot, CellHistory::resume(record.clone()));
+            }
+        }
+        history
+    }
 }
 
 /// Folds `cell`, measured in `pass` (after the first) of `passes`, into `history`. `rule` is
@@ -74,15 +106,16 @@ pub fn merge_pass(history: &mut CellHistory, cell: PassCell, pass: usize, passes
     summarise(history, rule);
 }
 
-/// Starts a cell's history from its first pass.
-pub fn first_pass(cell: PassCell, passes: usize, rule: &StoppingRule) -> CellHistory {
+/// Starts a cell's history from its first pass, `pass` (0 but where an earlier pass's process
+/// stopped before the cell).
+pub fn first_pass(cell: PassCell, pass: usize, passes: usize, rule: &StoppingRule) -> CellHistory {
     let PassCell { mut record, wall_ms, .. } = cell;
     if passes > 1 {
-        record.passes = vec![0; record.times_ms.len()];
+        record.passes = vec![pass as u32; record.times_ms.len()];
     }
     if let Some(s) = record.sampling.as_mut() {
         s.passes = passes;
-        s.pass = 0;
+        s.pass = pass;
         if passes > 1 {
             s.pass_stops = vec![s.stop];
             s.pass_canary_ms = s.canary_ms.into_iter().collect();

@@ -8,9 +8,11 @@ use dspbench_core::{generate_input, Availability, Backend, Error, Input, Output,
 use dspbench_kernels::{with_custom_kernel, CustomKernel};
 use dspbench_reference::Verification;
 use dspbench_results::{
-    Record, ResultsDir, ResultsError, SamplingInfo, Status, Summary, TransferMs, VerificationInfo, SCHEMA_VERSION,
+    read_records, Record, ResultsDir, ResultsError, SamplingInfo, Status, Summary, TransferMs, VerificationInfo,
+    RECORDS_FILE, SCHEMA_VERSION,
 };
 use dspbench_scenario::{CustomVariant, Experiment, Scenario};
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,6 +28,10 @@ pub struct RunOptions {
     pub sampling: Option<dspbench_scenario::Sampling>,
     /// Only this share of the scenario's problems (`--shard K/N`).
     pub shard: Option<Shard>,
+    /// Only this pass (0-based) of the scenario's passes, going on from what the earlier passes
+    /// wrote into the results folder: the work of one pass's process (`dspbench run` gives each
+    /// pass a fresh process). `None`: every pass, in this process.
+    pub only_pass: Option<usize>,
 }
 
 /// One of `count` shares of a scenario (`--shard K/N`, `index` = K - 1). The unit is a problem
@@ -100,6 +106,13 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The summary of a run from its records (one a cell, as [`read_records`] gives them).
+    pub fn of(records: &[Record]) -> RunSummary {
+        let mut summary = RunSummary::default();
+        records.iter().for_each(|r| summary.add(r));
+        summary
+    }
+
     fn add(&mut self, record: &Record) {
         *self.counts.entry(record.status.name()).or_default() += 1;
         if matches!(record.status, Status::Mismatch | Status::Failed) {
@@ -159,12 +172,20 @@ pub fn run_scenario(
             mine.map(|(_, (_, cells))| cells.len()).sum::<usize>() * p.lanes.len()
         })
         .sum();
-    observer.start(cells_here * passes);
+    let pass_range = match options.only_pass {
+        Some(pass) => pass..(pass + 1).min(passes),
+        None => 0..passes,
+    };
+    observer.start(cells_here * pass_range.len());
     let mut evictor = HostEvictor::default();
     let mut histories: BTreeMap<(usize, usize), GroupHistory> = BTreeMap::new();
+    let written = match options.only_pass {
+        Some(pass) if pass > 0 => read_records(&out.path().join(RECORDS_FILE))?,
+        _ => Vec::new(),
+    };
 
-    for pass in 0..passes {
-        if pass > 0 {
+    for pass in pass_range {
+        if pass > 0 && options.only_pass.is_none() {
             for (backend, _) in probed {
                 backend.start_pass(pass);
             }
@@ -188,28 +209,33 @@ pub fn run_scenario(
                 if !shard.owns(first_ordinal + group) {
                     continue;
                 }
-                let history = histories.entry((experiment.index, group)).or_default();
+                let blanks: Vec<Record> = cells
+                    .iter()
+                    .flat_map(|params| {
+                        lanes.iter().map(|lane| {
+                            let device = Some(lane.device_name.as_str());
+                            let params = (*params).clone();
+                            blank_record(scenario, experiment, lane.backend.name(), lane.variant, device, params)
+                        })
+                    })
+                    .collect();
+                let history = histories
+                    .entry((experiment.index, group))
+                    .or_insert_with(|| GroupHistory::resume(&blanks, &written));
                 let problem = *problem;
                 let tunables: Vec<Params> =
                     cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
                 let mut contenders = Vec::new();
                 let mut slots = Vec::new();
                 let mut done_early = 0;
-                for (params, tunables) in cells.iter().zip(&tunables) {
-                    for lane in lanes {
+                let mut blanks = blanks.into_iter();
+                for tunables in &tunables {
+                    for (lane, record) in lanes.iter().zip(blanks.by_ref()) {
                         let slot = contenders.len() + done_early;
-                        if history.cells.get(slot).is_some_and(|c| !c.live()) {
+                        if history.cells.get(&slot).is_some_and(|c| !c.live()) {
                             done_early += 1;
                             continue;
                         }
-                        let record = blank_record(
-                            scenario,
-                            experiment,
-                            lane.backend.name(),
-                            lane.variant,
-                            Some(&lane.device_name),
-                            (*params).clone(),
-                        );
                         let like = lane.custom.map_or(lane.variant, |c| c.like.as_str());
                         let request = PlanRequest { problem, variant: like, tunables, device: lane.device };
                         let custom = lane.custom.map(|c| c.source.clone());
@@ -247,13 +273,18 @@ pub fn run_scenario(
                         // Every pass's records name the group's first seed, which pairs them.
                         s.round_seed = seed;
                     }
-                    let cell_history = if pass == 0 {
-                        history.cells.push(first_pass(cell, passes, &whole.rule));
-                        &history.cells[slot]
-                    } else {
-                        let h = &mut history.cells[slot];
-                        merge_pass(h, cell, pass, passes, &whole.rule);
-                        &*h
+                    if options.only_pass.is_some() {
+                        if let Some(s) = cell.record.sampling.as_mut() {
+                            s.pass_processes = true;
+                        }
+                    }
+                    let cell_history = match history.cells.entry(slot) {
+                        Entry::Vacant(place) => place.insert(first_pass(cell, pass, passes, &whole.rule)),
+                        Entry::Occupied(place) => {
+                            let h = place.into_mut();
+                            merge_pass(h, cell, pass, passes, &whole.rule);
+                            h
+                        }
                     };
                     let record = &cell_history.record;
                     let last = pass + 1 == passes || !cell_history.live();
@@ -261,7 +292,7 @@ pub fn run_scenario(
                         out.append(record)?;
                         summary.add(record);
                     } else {
-                        out.append_pass(record)?;
+                        out.append_pass(&cell_history.record_between_passes())?;
                     }
                     observer.cell_finished(record);
                 }
@@ -501,6 +532,7 @@ fn finish_contender(
                 pass: 0,
                 pass_stops: Vec::new(),
                 pass_canary_ms: Vec::new(),
+                pass_processes: false,
             });
             Some((m.output, m.wall_ms))
         }
@@ -652,6 +684,7 @@ pub fn new_record(
         times_ms: Vec::new(),
         rounds: Vec::new(),
         passes: Vec::new(),
+        pass_wall_ms: Vec::new(),
         sampling: None,
         finished: String::new(),
     }

@@ -262,6 +262,65 @@ fn passes_sweep_the_whole_scenario_in_turn_and_one_record_holds_them_all() {
     assert_eq!(summary.counts.get("ok"), Some(&2), "each cell counted once: {:?}", summary.counts);
 }
 
+#[test]
+fn passes_run_one_at_a_time_go_on_from_the_records_of_the_earlier_ones() {
+    // What `dspbench run` does with a process per pass: each pass opens the results folder
+    // again, with a backend of its own, and finds the earlier passes only in the records.
+    let yaml = "name: t\nseed: 3\nwarmup: 0\nmin_samples: 6\nmax_samples: 6\npasses: 3\nexperiments:\n  - workload: conv1d\n    variants: [good, wrong]\n    params: { n: [50, 60], m: 5 }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let mut labels = Labels::default();
+    for pass in 0..3 {
+        let ready = Fake { name: "fake", ready: true };
+        let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
+        let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+        let mut out = match pass {
+            0 => ResultsDir::create(dir.path()).unwrap(),
+            _ => ResultsDir::open(dir.path()).unwrap(),
+        };
+        let options = RunOptions { only_pass: Some(pass), ..RunOptions::default() };
+        run_scenario(&scenario, &probed, &options, &mut out, &mut labels).unwrap();
+    }
+    assert_eq!(labels.0.len(), 6, "each problem once a pass: {:?}", labels.0);
+    assert!(labels.0[4].ends_with("pass 3 of 3"), "{:?}", labels.0);
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5, "one header, one row per cell after its last pass");
+    let records = read_records(&dir.path().join("results.jsonl")).unwrap();
+    assert_eq!(records.len(), 4);
+    for r in &records {
+        assert_eq!((r.samples, r.kernel_ms.unwrap().n, r.wall_ms.unwrap().n), (6, 6, 6), "{}", r.variant);
+        assert_eq!(r.passes, vec![0, 0, 1, 1, 2, 2]);
+        assert!(r.rounds.windows(2).all(|w| w[0] < w[1]), "rounds go on through the passes: {:?}", r.rounds);
+        assert!(r.pass_wall_ms.is_empty(), "a cell's final record keeps only the summary of its wall times");
+        let s = r.sampling.as_ref().unwrap();
+        assert_eq!((s.passes, s.pass, s.pass_stops.len(), s.pass_processes), (3, 2, 3, true));
+    }
+    let wrong = records.iter().find(|r| r.variant == "wrong").unwrap();
+    assert_eq!(wrong.status, Status::Mismatch);
+    let summary = dspbench_runner::RunSummary::of(&records);
+    assert_eq!((summary.counts.get("ok"), summary.problems.len()), (Some(&2), 2), "{summary:?}");
+}
+
+#[test]
+fn a_cell_whose_earlier_pass_was_lost_starts_afresh_in_the_next() {
+    let yaml = "name: t\nseed: 3\nwarmup: 0\nmin_samples: 4\nmax_samples: 4\npasses: 2\nexperiments:\n  - workload: conv1d\n    variants: [good]\n    params: { n: [50, 60], m: 5 }\n";
+    let ready = Fake { name: "fake", ready: true };
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+    let dir = tempfile::tempdir().unwrap();
+    let first = RunOptions { only_pass: Some(0), ..RunOptions::default() };
+    run_scenario(&scenario, &probed, &first, &mut ResultsDir::create(dir.path()).unwrap(), &mut SilentObserver)
+        .unwrap();
+    // The first pass's process died after its first problem: its second record is gone.
+    let path = dir.path().join("results.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.lines().next().unwrap().to_string() + "\n").unwrap();
+    let second = RunOptions { only_pass: Some(1), ..RunOptions::default() };
+    run_scenario(&scenario, &probed, &second, &mut ResultsDir::open(dir.path()).unwrap(), &mut SilentObserver).unwrap();
+    let records = read_records(&path).unwrap();
+    let passes: Vec<(String, Vec<u32>)> = records.iter().map(|r| (r.params_text(), r.passes.clone())).collect();
+    assert_eq!(passes, [("m=5 n=50".to_string(), vec![0, 0, 1, 1]), ("m=5 n=60".to_string(), vec![1, 1])]);
+}
+
 /// A backend whose device goes away after its first plan.
 struct Flaky {
     inner: Fake,

@@ -38,9 +38,15 @@ pub(crate) fn blocks(model: &Model, baseline: &Baseline) -> Vec<Block> {
     passes.dedup();
     if !passes.is_empty() {
         let counts: Vec<String> = passes.iter().map(usize::to_string).collect();
+        let processes = model.entries.iter().any(|e| e.record.sampling.as_ref().is_some_and(|s| s.pass_processes));
+        let afresh = if processes {
+            "each in a fresh process, planning and uploading afresh"
+        } else {
+            "each planning and uploading afresh"
+        };
         guide.push(format!(
             "Every problem was measured in {} passes spread over its run (pass 1 of every problem, then pass 2, ...), \
-             each planning and uploading afresh. Intervals of times and of ratios span the passes: the wider, on each \
+             {afresh}. Intervals of times and of ratios span the passes: the wider, on each \
              side, of the interval of all samples and a t interval over the passes' medians, so the drift of a shared \
              machine from minute to minute is inside them, not only the noise between rounds (docs/results.md). A cell \
              stopped on `pass-spread` reached its target in every pass, but the passes disagreed.",
@@ -128,13 +134,23 @@ mod tests {
             pass: 3,
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
+            pass_processes: false,
         });
         let mut cut = done.clone();
         cut.variant = "other".into();
         cut.sampling.as_mut().unwrap().pass = 1;
-        let runs = vec![Run { machine, records: vec![done, cut] }];
+        let runs = vec![Run { machine: machine.clone(), records: vec![done.clone(), cut] }];
         let lines = guide(&runs);
         assert!(lines.iter().any(|g| g.starts_with("Every problem was measured in 4 passes")), "{lines:?}");
         assert!(lines.iter().any(|g| g.starts_with("1 cell(s) have fewer passes")), "{lines:?}");
+        assert!(!lines.iter().any(|g| g.contains("fresh process")), "{lines:?}");
+        done.sampling.as_mut().unwrap().pass_processes = true;
+        let lines = guide(&[Run { machine, records: vec![done] }]);
+        assert!(
+            lines.iter().any(|g| g.contains(
+                "passes spread over its run (pass 1 of every problem, then pass 2, ...), each in a fresh process"
+            )),
+            "{lines:?}"
+        );
     }
 }
