@@ -82,6 +82,19 @@ impl RunArgs {
         }
     }
 
+    /// The backends (`--backends`, checked against this build's) and devices (`--device`) to run.
+    pub(crate) fn selection(&self, registry: &Registry) -> Result<(Option<Vec<String>>, DeviceFilter), CliError> {
+        let backends = self.backends.as_deref().map(split_list);
+        if let Some(names) = &backends {
+            check_backend_names(names, registry)?;
+        }
+        let device = match self.device.as_deref() {
+            Some(spec) => DeviceFilter::parse(spec, &registry.names()).map_err(CliError::Input)?,
+            None => DeviceFilter::default(),
+        };
+        Ok((backends, device))
+    }
+
     /// The sampling preset chosen on the command line, applied over a scenario's own settings.
     pub(crate) fn preset(&self) -> Option<fn(Sampling) -> Sampling> {
         match (self.quick, self.precise) {
@@ -98,14 +111,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     let preset = args.preset();
     let registry = Registry::compiled();
-    let backends = args.backends.as_deref().map(split_list);
-    if let Some(names) = &backends {
-        check_backend_names(names, &registry)?;
-    }
-    let device = match args.device.as_deref() {
-        Some(spec) => DeviceFilter::parse(spec, &registry.names()).map_err(CliError::Input)?,
-        None => DeviceFilter::default(),
-    };
+    let (backends, device) = args.selection(&registry)?;
     let catalog = registry.catalog(memory_bytes());
     let scenarios = args.files.iter().map(|path| load(path, &catalog)).collect::<Result<Vec<_>, _>>()?;
 

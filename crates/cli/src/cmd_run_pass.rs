@@ -12,10 +12,8 @@
 use crate::cmd_run::{load, RunArgs};
 use crate::error::CliError;
 use crate::progress::Progress;
-use crate::{check_backend_names, split_list};
 use dspbench_results::ResultsDir;
-use dspbench_runner::RunOptions;
-use dspbench_runner::{check_required, memory_bytes, required_backends, run_scenario, DeviceFilter, Registry};
+use dspbench_runner::{check_required, memory_bytes, required_backends, run_scenario, Registry, RunOptions};
 use dspbench_scenario::Scenario;
 use std::path::Path;
 use std::process::Command;
@@ -65,14 +63,7 @@ pub fn run_pass(args: &RunArgs, pass: usize) -> Result<(), CliError> {
     let dir = args.out.as_deref().expect("clap requires --out with --pass");
     die_with_parent();
     let registry = Registry::compiled();
-    let backends = args.backends.as_deref().map(split_list);
-    if let Some(names) = &backends {
-        check_backend_names(names, &registry)?;
-    }
-    let device = match args.device.as_deref() {
-        Some(spec) => DeviceFilter::parse(spec, &registry.names()).map_err(CliError::Input)?,
-        None => DeviceFilter::default(),
-    };
+    let (backends, device) = args.selection(&registry)?;
     let scenario = load(file, &registry.catalog(memory_bytes()))?;
     let sampling = args.preset().map_or(scenario.sampling, |apply| apply(scenario.sampling));
     if pass == 0 || pass > sampling.passes {
