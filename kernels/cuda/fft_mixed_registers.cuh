@@ -23,6 +23,13 @@
 //     stores) instead of two (the next pass's stores no longer wait for every thread's loads).
 //     The host leaves it off: twice the shared memory costs more blocks an SM than the barrier
 //     (H100, kernel ms: 1000 x 16384 0.106 against 0.094, 6000 x 4096 0.336 against 0.192).
+//   - PREFETCH = 1 loads the twiddles of pass P + 1 while pass P runs (pass 1's with the input):
+//     a small batch is a chain of dependent latencies (load, pass, exchange, pass, ...) and a
+//     twiddle load in the pass that uses it adds one more round trip to L2 a pass. It holds
+//     (R - 1) more float2 a butterfly, so the host sets it for grids too small to fill the GPU,
+//     where a thread has one butterfly a pass and registers to spare. H100, kernel ms in the pass /
+//     ahead: 1000 x 1 0.00224 / 0.00206, 1000 x 64 0.00268 / 0.00249, 1536 x 64 0.00306 / 0.00242,
+//     6000 x 16 0.00641 / 0.00617; 1000 x 16384 (a full grid) 0.0939 / 0.0960, so not there.
 // Four-step launches (a strided side, the twiddle): a pass on a strided side deals its
 // butterflies column first (consecutive threads, consecutive columns: adjacent addresses in a
 // four-step launch), the first pass when IN_COLS, the last when OUT_COLS; TWIDDLE applies
@@ -33,8 +40,8 @@
 // Measured on an H100 (kernel ms, host defaults; fft_mixed.cu's shared kernel, then cuFFT, in
 // brackets): 1000 x 16384 0.0939 (0.154, 0.0899); 1536 x 16384 0.138 (0.216, 0.138); 6000 x 4096
 // 0.155 (0.393, 0.163); 10^5 x 256 as 250 x 400, 32 columns a block, 0.308 (0.658, 0.459);
-// 1000 x 1 0.00224 (0.00401, 0.00164); 1000 x 64 0.00272 (0.00423, 0.00185); 1536 x 64 0.00307
-// (0.00392, 0.00312); 6000 x 16 0.00642 (0.0131, 0.00528); 10^5 x 1 0.00661 (0.0209, 0.00751).
+// 1000 x 1 0.00206 (0.00401, 0.00165); 1000 x 64 0.00249 (0.00423, 0.00184); 1536 x 64 0.00242
+// (0.00392, 0.00311); 6000 x 16 0.00617 (0.0131, 0.00523); 10^5 x 1 0.00656 (0.0209, 0.00751).
 // A thread's points must fit its registers: at 64 registers a thread (__launch_bounds__) 32
 // points spill (1536 x 16384: 0.183 spilled, 0.137 not), hence the host's MIN_BLOCKS.
 //
@@ -47,11 +54,12 @@
 // Defines: fft_mixed.cu's (SIZE, COLUMNS, THREADS, PASSES, PASS<p>_R, _NS, _TW; radices 2, 3, 4,
 //          5, 7, 8, 16 and products of coprime ones of them), REGISTERS, PITCH (odd, at least
 //          L), DOUBLE, IN_COLS, OUT_COLS, TWIDDLE (0 or 1), MIN_BLOCKS (__launch_bounds__'s
-//          blocks an SM, which caps the registers a thread: 64 for 1024 threads an SM).
+//          blocks an SM, which caps the registers a thread: 64 for 1024 threads an SM),
+//          PREFETCH (0 or 1).
 
 #if !defined(PITCH) || !defined(DOUBLE) || !defined(IN_COLS) || !defined(OUT_COLS) || !defined(TWIDDLE) || \
-    !defined(MIN_BLOCKS)
-#error "define PITCH, DOUBLE, IN_COLS, OUT_COLS, TWIDDLE and MIN_BLOCKS"
+    !defined(MIN_BLOCKS) || !defined(PREFETCH)
+#error "define PITCH, DOUBLE, IN_COLS, OUT_COLS, TWIDDLE, MIN_BLOCKS and PREFETCH"
 #endif
 #if PITCH % 2 == 0 || PITCH < L
 #error "PITCH must be odd and at least SIZE"
@@ -151,6 +159,12 @@ __host__ __device__ constexpr int pass_tw(int p)
         p == 11 ? PASS11_TW :
 #endif
         0;
+}
+
+// Butterflies a thread takes in pass p (1 past the last pass).
+__host__ __device__ constexpr int pass_items(int p)
+{
+    return p < PASSES ? (COLUMNS * (L / pass_radix(p)) + THREADS - 1) / THREADS : 1;
 }
 
 // Whether pass p deals its butterflies column first: the first pass of a strided input, the
@@ -335,21 +349,55 @@ __device__ __forceinline__ void load_global(const Args& a, float2 (&v)[ITEMS][R]
 #endif
 }
 
+// The twiddles of pass P's butterflies, loaded ahead of the pass (PREFETCH).
+template <int P>
+struct Twiddles {
+    float2 t[pass_items(P)][P < PASSES && pass_radix(P) > 1 ? pass_radix(P) - 1 : 1];
+};
+
+// Issues the loads of pass P's twiddles (none for the first pass and past the last).
+template <int P>
+__device__ __forceinline__ void load_twiddles(const Args& a, Twiddles<P>& tw)
+{
+    if constexpr (P > 0 && P < PASSES) {
+        constexpr int R = pass_radix(P), NS = pass_ns(P), TW = pass_tw(P);
+        constexpr int B = COLUMNS * (L / R);
+#pragma unroll
+        for (int it = 0; it < pass_items(P); ++it) {
+            const int w = threadIdx.x + it * THREADS;
+            int c, j;
+            butterfly<P>(w, c, j);
+            const float2* src = a.twiddles + TW + (j % NS) * (R - 1);
+            const bool valid = B % THREADS == 0 || w < B;
+#pragma unroll
+            for (int r = 0; r < R - 1; ++r) {
+                tw.t[it][r] = valid ? __ldg(src + r) : make_float2(1.0f, 0.0f);
+            }
+        }
+    }
+}
+
 // Pass P and the passes after it. A pass reads its operands (global memory for the first, the
 // exchange written by the pass before otherwise), applies its twiddles and DFT_R in registers,
 // and writes its outputs (global memory for the last, its exchange otherwise).
+// `mine`: this pass's twiddles where PREFETCH loaded them ahead.
 template <int P>
-__device__ __forceinline__ void run_pass(const Args& a, float2* shared)
+__device__ __forceinline__ void run_pass(const Args& a, float2* shared, const Twiddles<P>& mine)
 {
     constexpr int R = pass_radix(P), NS = pass_ns(P), TW = pass_tw(P);
     constexpr int J = L / R;
     constexpr int B = COLUMNS * J;  // butterflies of the tile
-    constexpr int ITEMS = (B + THREADS - 1) / THREADS;
+    constexpr int ITEMS = pass_items(P);
     float2 v[ITEMS][R];
+    Twiddles<P + 1> next;
 
     if constexpr (P == 0) {
         load_global<R, ITEMS>(a, v);
-    } else {
+    }
+    if constexpr (PREFETCH) {
+        load_twiddles<P + 1>(a, next);
+    }
+    if constexpr (P > 0) {
         constexpr int S = pad_shift<P - 1>();
         const float2* buf = exchange_buffer<P - 1>(shared);
 #pragma unroll
@@ -374,7 +422,12 @@ __device__ __forceinline__ void run_pass(const Args& a, float2* shared)
     for (int it = 0; it < ITEMS; ++it) {
         const int w = threadIdx.x + it * THREADS;
         if (B % THREADS == 0 || w < B) {
-            if constexpr (NS > 1) {
+            if constexpr (NS > 1 && PREFETCH) {
+#pragma unroll
+                for (int r = 1; r < R; ++r) {
+                    v[it][r] = cmul(v[it][r], mine.t[it][r - 1]);
+                }
+            } else if constexpr (NS > 1) {
                 int c, j;
                 butterfly<P>(w, c, j);
                 const float2* tw = a.twiddles + TW + (j % NS) * (R - 1);
@@ -422,7 +475,7 @@ __device__ __forceinline__ void run_pass(const Args& a, float2* shared)
             }
         }
         __syncthreads();  // every output stored: the next pass may read them
-        run_pass<P + 1>(a, shared);
+        run_pass<P + 1>(a, shared, next);
     }
 }
 
@@ -444,6 +497,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             in[column_offset(g, columns_per_batch, in_dist, batch_dist)];
     }
 #else
-    run_pass<0>(a, shared);
+    const Twiddles<0> none = {};
+    run_pass<0>(a, shared, none);
 #endif
 }

@@ -59,7 +59,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     summary: "our own: Stockham passes of radices of factors 2, 3, 5 and 7 (up to 20 by default, composites by the \
               prime-factor algorithm), points in registers and exchanged through shared memory, twiddles from a \
               table; one launch up to 6144 points, two (four-step) up to 2^23",
-    tunables: &["threads", "path", "max_radix", "points", "columns", "exchange", "min_blocks"],
+    tunables: &["threads", "path", "max_radix", "points", "columns", "exchange", "min_blocks", "twiddles"],
     domain: Domain::SmoothSize { max_size: fft_mixed::MAX_SIZE },
 };
 
@@ -81,6 +81,9 @@ struct RegisterOptions {
     columns: Option<usize>,
     double: bool,
     min_blocks: Option<usize>,
+    /// Whether a pass's twiddles are loaded while the pass before runs (`twiddles: ahead`) or
+    /// in the pass (`in-pass`); `None`: ahead for grids too small to fill the GPU.
+    twiddles_ahead: Option<bool>,
 }
 
 impl RegisterOptions {
@@ -110,7 +113,17 @@ impl RegisterOptions {
             }
         };
         let min_blocks = tunables.positive_opt("min_blocks")?;
-        Ok(RegisterOptions { max_threads, max_radix, points, columns, double, min_blocks })
+        let twiddles_ahead = match tunables.string_opt("twiddles")? {
+            None => None,
+            Some("ahead") => Some(true),
+            Some("in-pass") => Some(false),
+            Some(other) => {
+                return Err(Error::input(format!(
+                    "fft `mixed-radix` tunable `twiddles` is ahead or in-pass; got `{other}`"
+                )))
+            }
+        };
+        Ok(RegisterOptions { max_threads, max_radix, points, columns, double, min_blocks, twiddles_ahead })
     }
 }
 
@@ -198,15 +211,18 @@ fn register_pitch(len: usize, columns: usize, buffers: usize, max_shared: usize)
 }
 
 /// __launch_bounds__'s blocks an SM for a register block of `threads`: as many as leave each
-/// thread registers for its points (2 each) and REGISTERS_BESIDE_POINTS, at most 1024 threads
+/// thread registers for its points (2 each; with `ahead`, the next pass's twiddles too) and
+/// REGISTERS_BESIDE_POINTS, at most 1024 threads
 /// an SM (64 registers a thread). H100, kernel ms: a cap below a thread's points spills them
 /// (1536 x 16384 at 32 points a thread, 128 threads: 0.183 capped at 64 registers, 0.138 at 5
 /// blocks, 96 registers; 10^5 x 256 at 2 blocks of 800 and 640 threads, 32 and 48 registers:
 /// 0.369 against 0.308), and no cap costs blocks (6000 x 4096, 416 threads: 90 registers, one
 /// block an SM, 0.205 against 0.155 at 2 blocks and 72 registers).
-fn min_blocks(len: usize, columns: usize, radices: &[usize], threads: usize) -> usize {
-    let held = radices.iter().map(|&r| (columns * len / r).div_ceil(threads) * r).max().unwrap_or(1);
-    let registers = 2 * held + REGISTERS_BESIDE_POINTS;
+fn min_blocks(len: usize, columns: usize, radices: &[usize], threads: usize, ahead: bool) -> usize {
+    let items = |r: usize| (columns * len / r).div_ceil(threads);
+    let held = radices.iter().map(|&r| items(r) * r).max().unwrap_or(1);
+    let next = if ahead { radices.iter().skip(1).map(|&r| items(r) * (r - 1)).max().unwrap_or(0) } else { 0 };
+    let registers = 2 * (held + next) + REGISTERS_BESIDE_POINTS;
     (65536 / (threads * registers)).clamp(1, (1024 / threads).max(1))
 }
 
@@ -285,6 +301,7 @@ fn register_launch(
     let largest = radices.iter().copied().max().unwrap_or(1);
     let points = options.points.unwrap_or(if few_blocks { largest } else { DEFAULT_POINTS });
     let threads = register_threads(pass.len, columns, &radices, options.max_threads, points);
+    let ahead = options.twiddles_ahead.unwrap_or(few_blocks);
     let buffers = exchange_buffers(radices.len(), options.double);
     let max_shared = ctx.gpu.facts.limits.max_shared_per_block;
     let pitch = register_pitch(pass.len, columns, buffers, max_shared);
@@ -304,9 +321,10 @@ fn register_launch(
         .set("IN_COLS", u32::from(pass.in_stride != 1))
         .set("OUT_COLS", u32::from(pass.out_stride != 1))
         .set("TWIDDLE", u32::from(pass.twiddle_n != 0))
+        .set("PREFETCH", u32::from(ahead))
         .set(
             "MIN_BLOCKS",
-            options.min_blocks.unwrap_or_else(|| min_blocks(pass.len, columns, &shape.radices, threads)),
+            options.min_blocks.unwrap_or_else(|| min_blocks(pass.len, columns, &shape.radices, threads, ahead)),
         );
     let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
     let grid = blocks_for(pass.total_columns, columns, "mixed-radix blocks")?;
@@ -433,11 +451,13 @@ mod tests {
     #[test]
     fn blocks_an_sm_leave_a_thread_registers_for_its_points() {
         // 1000 x 16384: 416 threads of 10 points, 3 blocks (52 registers) but at most 2 (1024 threads).
-        assert_eq!(min_blocks(1000, 4, &[10, 10, 10], 416), 2);
+        assert_eq!(min_blocks(1000, 4, &[10, 10, 10], 416, false), 2);
         // 1536 x 16384 at 32 points: 128 threads, 96 registers: 5 blocks, not 8 (64 registers).
-        assert_eq!(min_blocks(1536, 2, &[16, 12, 8], 128), 5);
-        assert_eq!(min_blocks(6000, 1, &[20, 20, 15], 416), 2);
-        assert_eq!(min_blocks(400, 32, &[20, 20], 640), 1);
+        assert_eq!(min_blocks(1536, 2, &[16, 12, 8], 128, false), 5);
+        assert_eq!(min_blocks(6000, 1, &[20, 20, 15], 416, false), 2);
+        assert_eq!(min_blocks(400, 32, &[20, 20], 640, false), 1);
+        // The next pass's twiddles held ahead: 10 points and 9 twiddles a thread, 70 registers.
+        assert_eq!(min_blocks(1000, 1, &[10, 10, 10], 128, true), 7);
     }
 
     #[test]
@@ -467,6 +487,8 @@ mod tests {
             Params::new().with("exchange", "double").with("min_blocks", 1usize),
             Params::new().with("points", 8usize).with("threads", 64usize),
             Params::new().with("columns", 3usize),
+            Params::new().with("twiddles", "ahead").with("min_blocks", 1usize),
+            Params::new().with("twiddles", "in-pass"),
         ];
         for tunables in &tunable_sets {
             for (size, batch) in
@@ -484,6 +506,7 @@ mod tests {
         assert!(RegisterOptions::from_tunables(&Params::new().with("max_radix", 5usize)).is_err());
         assert!(RegisterOptions::from_tunables(&Params::new().with("threads", 100usize)).is_err());
         assert!(RegisterOptions::from_tunables(&Params::new().with("exchange", "triple")).is_err());
+        assert!(RegisterOptions::from_tunables(&Params::new().with("twiddles", "later")).is_err());
         let o = RegisterOptions::from_tunables(&Params::new().with("exchange", "double")).unwrap();
         assert!(o.double && o.max_radix == DEFAULT_MAX_RADIX && o.max_threads == 1024);
     }
