@@ -59,7 +59,7 @@
 //          box_filter_fast_columns(in, width, height, window, colsum_t)
 //          box_filter_fast_rows(colsum_t, width, height, window, out)
 // Launch:  Fused: blocks of FUSED_THREADS x 1, grid ceil(width / OUT_COLS) x ceil(height / strip rows);
-//          u8x4: blocks of U8_THREADS x 1, grid ceil(width / U8_OUT_COLS) x ceil(height / strip rows).
+//          u8x4: blocks of U8_THREADS x 1, grid ceil(width / U8_OUT_COLS) x strips (any count).
 //          Two passes: blocks of 32 x 8 threads, grid ceil(cols / 32) x ceil(rows / (SEG * 8))
 //          for the matrix each pass walks (height x width, then width x height).
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32).
@@ -468,24 +468,39 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 4)
 //    column, 2r + 1 apart) have opposite parity: the odd one is realigned by a funnel shift.
 //    Per pair of outputs: one packed difference (a - s + 0x8000 per lane), two extracts and
 //    adds; the first window of a run sums four packed words before unpacking them.
-//  - Means as the fused kernel (multiply-high, exact); four bytes packed into a word, stored
-//    as 16-byte vectors when the row allows.
+//  - Means as the fused kernel (multiply-high, exact); four bytes packed into a word, staged
+//    (below) or stored as 16-byte vectors when the row allows.
 //  - All 256 threads walk columns: the strip is split into U8_GROUPS = 4 sub-strips walked at
 //    once by 4 groups of 64 walkers, each group filling 8 rows of every 32-row batch (the row
 //    phase does not care that a batch's rows are not contiguous). A batch's column phase is then
 //    8 serial steps, not 32, with 4 times the loads in flight: the kernel is bound by the loads it
 //    keeps in flight, and one group of walkers over the whole strip measured 0.058 / 0.060 /
 //    0.064 / 0.071 ms (m = 5 / 17 / 31 / 63, 256 output columns a block), 2 groups 0.052 /
-//    0.058 / 0.063 / 0.074, 4 groups 0.047 / 0.054 / 0.059 / 0.065.
+//    0.058 / 0.063 / 0.074, 4 groups 0.047 / 0.054 / 0.059 / 0.065 (strips of 128 rows).
+//  - Strips: the host sizes them to fill the GPU's resident blocks in one wave
+//    (u8x4_strips in crates/kernels/src/box_fast.rs; at 7680 x 4320 on 132 SMs, 13 strips of
+//    336 rows, 520 blocks in 528 slots), and the kernel takes any sub-strip height (a
+//    sub-strip's last batch may be short). Fixed strips of 128 rows made 2.6 waves, the last
+//    one 40% idle, and every sub-strip pays a window start of m rows, so longer strips help
+//    large windows most.
+//  - Outputs leave through shared memory (blocks wholly inside the image, widths a multiple of
+//    16): a lane's run is 32 bytes of its own row, so stored directly a warp's 16-byte stores
+//    touch 32 rows at once; staged, a batch's rows leave as whole rows of the block at the
+//    start of the next batch step, ordered by the barriers already there.
 // Block: U8_THREADS = 256 threads; output U8_OUT_COLS = 192 columns (6 warps x RUN) x a strip of
-// rows (the grid's height, 128 rows: 64 and 256 measured slower); cs16 column c holds image
-// column x0 - 32 + c (c < U8_OUT_COLS + 64).
-// Measured on an H100 (copy bandwidth 2.91 TB/s), 7680 x 4320, m = 5 / 17 / 31 / 63: 0.0465 /
-// 0.0536 / 0.0588 / 0.0652 ms (49 / 43 / 39 / 35% of copy bandwidth; the byte kernel: 0.060 /
-// 0.064 / 0.068 / 0.081). 64 registers (the launch bound's cap, no spills), 4 blocks an SM.
+// rows (the grid's height); cs16 column c holds image column x0 - 32 + c (c < U8_OUT_COLS + 64).
+// Measured on an H100 (copy bandwidth 2.94 TB/s), 7680 x 4320, m = 5 / 17 / 31 / 63: 0.0456 /
+// 0.0474 / 0.0514 / 0.0606 ms (50 / 48 / 44 / 37% of copy bandwidth), 4096 x 4096, m = 9 / 33:
+// 0.0220 / 0.0246; the same run with strips of 128 rows and direct stores: 0.0467 / 0.0538 /
+// 0.0586 / 0.0654 and 0.0279 / 0.0320 (one wave alone: 0.0475 / 0.0500 / 0.0515 / 0.0612 and
+// 0.0245 / 0.0269; staging alone on strips of 128: 0.0468 / 0.0508 / 0.0540 / 0.0622). 64
+// registers (the launch bound's cap, no spills), 4 blocks an SM.
 // Tried and slower: prefetching a walker's next 8 rows with cp.async into shared memory during
-// the row phase (0.050 / 0.055 / 0.060 / 0.068), 6 blocks an SM (spills), 3 (0.051 .. 0.074),
-// 5 (48 registers: 0.051 / 0.055 / 0.059 / 0.067).
+// the row phase (0.050 / 0.055 / 0.060 / 0.068, strips of 128), or into registers (the 16 words
+// issued before the row phase, used after it): 4 blocks an SM (spills) 0.0442 / 0.0465 / 0.0514
+// / 0.0645 and 0.0245 / 0.0278, 3 blocks 0.0442 / 0.0497 / 0.0553 / 0.0673; grids of two waves
+// (0.048 .. 0.067); 6 blocks an SM (spills), 3 (0.051 .. 0.074), 5 (48 registers: 0.051 /
+// 0.055 / 0.059 / 0.067 on strips of 128; staged, one wave: 0.0484 / 0.0515 / 0.0598 / 0.0665).
 #define U8_THREADS 256
 #define U8_OUT_COLS 192
 #define U8_HALO 32
@@ -645,6 +660,29 @@ __device__ __forceinline__ void u8_run(const unsigned int* rw, int c0, int r, un
     }
 }
 
+// uint4 a row of the staged outputs: 12 hold a row's 192 bytes; 13 (52 words, 4 mod 8) puts the
+// 8 rows a quarter-warp's 16-byte stores hit on 8 different groups of 4 banks.
+#define U8_STAGE_PITCH 13
+
+// The outputs of the batch at sub-strip offset i, from the stage to the image as whole rows of
+// the block, consecutive threads on consecutive 16-byte pieces (a warp's store covers 2.7 rows
+// instead of 32 rows' 16 bytes each): stage row j holds image row y0 + (j / U8_GROUP_ROWS) *
+// sub + i + j % U8_GROUP_ROWS, written where that row lies in its sub-strip.
+__device__ __forceinline__ void store_stage(const uint4* stage, pixel_t* out, int width, int y0, int sub, int y_end,
+                                            int i, int x0)
+{
+#pragma unroll
+    for (int k = threadIdx.x; k < BATCH_ROWS * (U8_OUT_COLS / 16); k += U8_THREADS) {
+        const int j = k / (U8_OUT_COLS / 16);
+        const int c = k - j * (U8_OUT_COLS / 16);
+        const int g0 = y0 + (j / U8_GROUP_ROWS) * sub;
+        const int yy = g0 + i + j % U8_GROUP_ROWS;
+        if (yy < min(g0 + sub, y_end)) {
+            reinterpret_cast<uint4*>(out + (long long)yy * width + x0)[c] = stage[j * U8_STAGE_PITCH + c];
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
     box_filter_fast_fused_u8x4(const pixel_t* in, int width, int height, int window, pixel_t* out)
 {
@@ -652,19 +690,20 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
     const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS and width % 4 == 0
     const int words = width / 4;
     const int x0 = blockIdx.x * U8_OUT_COLS;
+    // The strip is walked as U8_GROUPS sub-strips of `sub` rows at once, one per group of
+    // U8_WALKERS column walkers, each filling U8_GROUP_ROWS rows of every batch: all the block's
+    // threads walk, and each batch costs U8_GROUP_ROWS serial steps instead of BATCH_ROWS (the
+    // kernel is bound by the loads it keeps in flight). Any sub-strip height works (a sub-strip's
+    // last batch may be short), so the host can size strips to fill the GPU in one wave.
     const int strips = (int)gridDim.y;
-    const int strip = ((height + strips - 1) / strips + BATCH_ROWS - 1) / BATCH_ROWS * BATCH_ROWS;
+    const int sub = ((height + strips - 1) / strips + U8_GROUPS - 1) / U8_GROUPS;
+    const int strip = sub * U8_GROUPS;
     const int y0 = blockIdx.y * strip;
     if (y0 >= height) {
         return;
     }
     const int y_end = min(y0 + strip, height);
     const int t = threadIdx.x;
-    // The strip is walked as U8_GROUPS sub-strips at once, one per group of U8_WALKERS column
-    // walkers, each filling U8_GROUP_ROWS rows of every batch: all the block's threads walk,
-    // and each batch costs U8_GROUP_ROWS serial steps instead of BATCH_ROWS (the kernel is
-    // bound by the loads it keeps in flight).
-    const int sub = strip / U8_GROUPS;
     const int g = t / U8_WALKERS;
 
     // Column walkers: cs16 words 2w, 2w + 1 hold image word x0 / 4 - U8_HALO / 4 + w; only the
@@ -672,8 +711,9 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
     const int w_lo = (U8_HALO - r) / 4;
     const int w_hi = (U8_HALO + U8_OUT_COLS - 1 + r) / 4;
     const int w = w_lo + t % U8_WALKERS;
-    const int gy0 = y0 + g * sub;  // the walker's sub-strip
-    const bool walker = w <= w_hi && gy0 < y_end;
+    const int gy0 = y0 + g * sub;  // the walker's sub-strip, rows gy0 .. g_end - 1
+    const int g_end = min(gy0 + sub, y_end);
+    const bool walker = w <= w_hi && gy0 < g_end;
     const int gw = x0 / 4 - U8_HALO / 4 + w;
     Split split;
     split.lo_sel = gw < 0 ? 0x4040u : (gw >= words ? 0x4343u : 0x4140u);
@@ -696,11 +736,22 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
     const unsigned int magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
     const unsigned int bias = area == 1 ? 1u : area / 2;
     const int c0 = U8_HALO + run * RUN;
-    const int row_y0 = y0 + (row / U8_GROUP_ROWS) * sub + row % U8_GROUP_ROWS;
+    const int row_g0 = y0 + (row / U8_GROUP_ROWS) * sub;  // the row's sub-strip
+    const int row_y0 = row_g0 + row % U8_GROUP_ROWS;
+    const int row_end = min(row_g0 + sub, y_end);
 
+    // Blocks wholly inside the image, rows aligned for uint4: a batch's outputs are staged and
+    // leave as whole rows at the start of the next step (the barriers between already order the
+    // stage's writes and reads); the others (the right edge, widths not a multiple of 16) store
+    // their runs directly.
+    __shared__ uint4 stage[BATCH_ROWS * U8_STAGE_PITCH];
+    const bool staged = x0 + U8_OUT_COLS <= width && width % 16 == 0;
     for (int i = 0; i < sub; i += U8_GROUP_ROWS) {
+        if (staged && i > 0) {
+            store_stage(stage, out, width, y0, sub, y_end, i - U8_GROUP_ROWS, x0);
+        }
         const int y = gy0 + i;
-        const int rows = min(U8_GROUP_ROWS, y_end - y);
+        const int rows = min(U8_GROUP_ROWS, g_end - y);
         if (walker && rows > 0) {
             unsigned int* dst = cs + g * U8_GROUP_ROWS * U8_PITCH + 2 * w;
             if (y - r >= 0 && y + rows + r < height) {
@@ -711,7 +762,7 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
         }
         __syncthreads();
         const int yy = row_y0 + i;
-        if (run < U8_OUT_COLS / RUN && yy < y_end && valid > 0) {
+        if (run < U8_OUT_COLS / RUN && yy < row_end && valid > 0) {
             unsigned int packed[8];
             if (r & 1) {
                 u8_run<true>(cs + row * U8_PITCH, c0, r, bias, magic, packed);
@@ -719,7 +770,11 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
                 u8_run<false>(cs + row * U8_PITCH, c0, r, bias, magic, packed);
             }
             unsigned int* o = reinterpret_cast<unsigned int*>(out + (long long)yy * width + x);
-            if (vector) {
+            if (staged) {
+                uint4* st = stage + row * U8_STAGE_PITCH + run * 2;
+                st[0] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+                st[1] = make_uint4(packed[4], packed[5], packed[6], packed[7]);
+            } else if (vector) {
                 reinterpret_cast<uint4*>(o)[0] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
                 reinterpret_cast<uint4*>(o)[1] = make_uint4(packed[4], packed[5], packed[6], packed[7]);
             } else {
@@ -732,6 +787,9 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
             }
         }
         __syncthreads();
+    }
+    if (staged) {
+        store_stage(stage, out, width, y0, sub, y_end, (sub - 1) / U8_GROUP_ROWS * U8_GROUP_ROWS, x0);
     }
 }
 #endif

@@ -5,6 +5,7 @@
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
 use crate::context::Gpu;
+use crate::error::driver;
 use crate::image::{dims, ImageBuffers};
 use crate::launch::{describe, grid_2d, Launch};
 use crate::memory::alloc;
@@ -12,7 +13,7 @@ use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, u8x4_strips, FUSED_THREADS};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
@@ -24,6 +25,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 };
 
 pub(crate) const FILE: &str = "box_filter_fast";
+const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
 
 /// The fused kernel's launch is `dspbench_kernels::box_fast::fused_launch` (shared with OpenCL);
 /// each pass of the two-pass form has blocks of 32 x 8 threads covering 32 columns x 128 rows of
@@ -46,7 +48,19 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     let (launches, colsum_t) = if let Some(fused) = fused_launch(dtype, width, height, window as usize) {
         let grid = grid_2d(fused.groups.0, fused.groups.1, "the fused box filter")?;
-        (vec![Launch::new(&module, fused.entry, grid, (FUSED_THREADS as u32, 1))?], None)
+        let mut launch = Launch::new(&module, fused.entry, grid, (FUSED_THREADS as u32, 1))?;
+        if fused.entry == U8X4_ENTRY {
+            // The word form takes any strip height: as many strips as fill the blocks the GPU
+            // holds at once (u8x4_strips), from the occupancy of the compiled kernel.
+            let resident = launch
+                .function
+                .occupancy_max_active_blocks_per_multiprocessor(FUSED_THREADS as u32, 0, None)
+                .map_err(driver("asking box_filter_fast_fused_u8x4's occupancy"))?;
+            let slots = ctx.gpu.facts.limits.sms as usize * (resident.max(1) as usize);
+            let strips = u8x4_strips(fused.groups.0, height, slots);
+            launch.config.grid_dim.1 = grid_2d(fused.groups.0, strips, "the fused box filter")?.1;
+        }
+        (vec![launch], None)
     } else {
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;

@@ -30,7 +30,9 @@ pub struct FusedLaunch {
 /// f32, whose outputs are staged through shared memory, ran fastest with 32 (more, shorter-lived
 /// blocks: 0.129-0.164 ms against 0.129-0.184 with 128); u8, whose window starts cost more
 /// against its cheaper pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64); so did the
-/// word form (0.047-0.065 ms against 0.049-0.072 with 64 and 0.054-0.071 with 256).
+/// word form (0.047-0.065 ms against 0.049-0.072 with 64 and 0.054-0.071 with 256). The word
+/// form takes any strip height, so a backend that knows how many groups the device holds at
+/// once replaces `groups.1` by [`u8x4_strips`] (CUDA, from the kernel's occupancy).
 pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) -> Option<FusedLaunch> {
     if window > FUSED_MAX_WINDOW {
         return None;
@@ -53,6 +55,39 @@ pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) ->
     })
 }
 
+/// Rows of a word-form (u8x4) strip that one batch covers: U8_GROUPS x U8_GROUP_ROWS.
+pub const U8X4_BATCH_ROWS: usize = 32;
+
+/// Strips (groups down the rows) for the word form, given `column_groups` groups across and
+/// `slots`, the groups the device holds at once: the fewest waves whose groups fill the slots
+/// (a grid of 2.6 waves of short strips leaves the last wave 40% idle, and every strip pays a
+/// window start per sub-strip), so at 7680 x 4320 on 132 SMs x 4 groups, 13 strips of 336
+/// rows (520 groups in 528 slots) instead of 34 of 128. The kernel takes any strip height.
+/// Strips keep at least one batch of rows.
+pub fn u8x4_strips(column_groups: usize, height: usize, slots: usize) -> usize {
+    let most = height.div_ceil(U8X4_BATCH_ROWS).max(1);
+    let column_groups = column_groups.max(1);
+    let slots = slots.max(1);
+    let fill = |strips: usize| {
+        let groups = column_groups * strips;
+        groups as f64 / (groups.div_ceil(slots) * slots) as f64
+    };
+    let mut best = 1;
+    for waves in 1..=8 {
+        let strips = (waves * slots / column_groups).clamp(1, most);
+        if fill(strips) >= 0.95 {
+            return strips;
+        }
+        if fill(strips) > fill(best) {
+            best = strips;
+        }
+        if strips == most {
+            break;
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +101,15 @@ mod tests {
         let l = fused_launch(DType::F32, 7680, 4320, 63).unwrap();
         assert_eq!((l.groups, l.strip_rows), ((40, 135), 32));
         assert_eq!(fused_launch(DType::U8, 7680, 4320, 65), None);
+    }
+
+    #[test]
+    fn word_form_strips_fill_the_slots() {
+        assert_eq!(u8x4_strips(40, 4320, 528), 13);
+        assert_eq!(u8x4_strips(22, 4096, 528), 24);
+        // Wider than the slots: 4 waves of 7 strips fill them better than 1 of 1.
+        assert_eq!(u8x4_strips(300, 4320, 528), 7);
+        // Small images: no strip shorter than a batch.
+        assert_eq!(u8x4_strips(2, 64, 528), 2);
     }
 }
