@@ -2,6 +2,19 @@
 // The OpenCL twin of kernels/cuda/fft_stockham.cu (same algorithm, entry, arguments and
 // defines); it also serves conv1d `fft` here, forward and, built with -DINVERSE, inverse.
 //
+// Two kernels. Without REGISTERS, this file's: a tile staged in local memory as float2, general
+// strides and the four-step twiddle; fft `stockham` runs it by default and for the four-step
+// launches, conv1d `fft` for every launch. With REGISTERS defined, fft_stockham_registers.h's,
+// which fft `stockham` runs for contiguous batches of up to 8192 points when asked (`path:
+// registers`; one launch, 8192 with the split exchange, 36 KiB of local memory): the same passes
+// with a work-item's points in registers from the global load to the global store, exchanged
+// through local memory between passes. Not the default: on an H100 through NVIDIA's OpenCL (2^24
+// points a batch, kernel ms) it is twice as slow as this file's kernel (256 x 65536 0.269
+// against 0.134, 1024 x 16384 0.303 against 0.161, 4096 x 4096 0.370 against 0.202; CUDA's
+// register kernel 0.092), since the driver gives it over 128 registers a work-item (it runs 256
+// work-items a group at most) where CUDA's __launch_bounds__ keeps 64.
+// The rest of this comment is about this file's kernel.
+//
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched (INVERSE: exp(+...)).
 //
 // Design. A work-group transforms COLUMNS transforms ("columns") of L = 2^LOG2_SIZE points;
@@ -41,7 +54,12 @@
 //          reads and writes only its own columns, all reads before any write).
 // Launch:  ceil(total_columns / COLUMNS) groups of COLUMNS * L / min(L, 16) work-items.
 // Defines: LOG2_SIZE (0..12), COLUMNS (a power of two, COLUMNS * L <= 4096); INVERSE
-//          (optional) for the unnormalised inverse transform, which conv1d `fft` uses.
+//          (optional) for the unnormalised inverse transform, which conv1d `fft` uses;
+//          REGISTERS (any value) for the register kernel instead, with that header's defines.
+
+#ifdef REGISTERS
+#include "fft_stockham_registers.h"
+#else
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -133,3 +151,5 @@ void fft_stockham(__global const float2* in, __global float2* out, int columns_p
         }
     }
 }
+
+#endif  // REGISTERS

@@ -129,6 +129,11 @@ impl Device {
             .map_err(|e| cl_failure(e, &format!("creating a profiling command queue on {}", self.name)))
     }
 
+    /// True on NVIDIA's platform, the one that takes the `-cl-nv-*` build options.
+    pub(crate) fn is_nvidia(&self) -> bool {
+        self.facts.get("platform").is_some_and(|p| p.contains("NVIDIA"))
+    }
+
     /// What identifies compiled code for this device in the compile cache.
     pub(crate) fn cache_key(&self) -> String {
         format!("{}:{}:{}", self.index, self.name, self.facts.get("driver_version").map_or("", String::as_str))

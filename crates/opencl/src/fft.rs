@@ -4,10 +4,10 @@
 use crate::launch::{group_limit, int, Launch};
 use crate::planned::{OutKind, Planned, Role};
 use crate::program::build;
-use crate::stockham::{self, Direction};
+use crate::stockham::{self, Path};
 use crate::tunables::bounded;
 use crate::PlanCtx;
-use dspbench_core::{Algorithm, Complex32, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_core::{Algorithm, Complex32, Domain, Error, ParamValue, Problem, VariantInfo, Workload};
 use dspbench_kernels::Defines;
 
 /// Largest `flow-graph` size: its matrix holds 1.5 N log2 N ints (N = 2^22: 553 MB), as the
@@ -38,8 +38,9 @@ pub(crate) const FLOW_GRAPH_SHARED: VariantInfo = VariantInfo {
 pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
-    summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points (our own)",
-    tunables: &[],
+    summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points \
+              (our own; `path: registers`: up to 8192 points a launch with points in registers)",
+    tunables: &["path", "exchange", "points_per_thread", "max_registers"],
     domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
 };
 
@@ -170,18 +171,57 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
     Ok(plan.boxed())
 }
 
-/// `stockham`: samples -> output through `fft_stockham.cl`.
+/// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`, the
+/// default: the all-in-local-memory kernel for every launch; `registers`: the register kernel
+/// for contiguous batches up to 8192 points), `exchange` (`split`, `whole`) and
+/// `points_per_thread` (8, 16) of the register kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let (size, batch) = sizes(ctx)?;
+    let choice = stockham_choice(ctx)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, OutKind::Complex)?;
     let input = plan.input(Role::Samples, 8 * size * batch)?;
     let output = plan.output();
-    let launches = stockham::transform(&mut plan, size, batch, input, output, Direction::Forward)?;
+    let launches = stockham::transform_with(&mut plan, size, batch, input, output, choice)?;
     plan.detail("passes", launches.len());
     for launch in launches {
         plan.step(launch);
     }
     Ok(plan.boxed())
+}
+
+fn stockham_choice(ctx: &PlanCtx<'_>) -> Result<stockham::Choice, Error> {
+    let path = match ctx.tunables.string_opt("path")? {
+        None => None,
+        Some("shared") => Some(Path::Shared),
+        Some("registers") => Some(Path::Registers),
+        Some(other) => {
+            return Err(Error::input(format!("fft `stockham` tunable `path` is shared or registers; got `{other}`")))
+        }
+    };
+    let split = match ctx.tunables.string_opt("exchange")? {
+        None => None,
+        Some("split") => Some(true),
+        Some("whole") => Some(false),
+        Some(other) => {
+            return Err(Error::input(format!("fft `stockham` tunable `exchange` is split or whole; got `{other}`")))
+        }
+    };
+    let per_thread = ctx.tunables.positive_opt("points_per_thread")?;
+    if let Some(p) = per_thread.filter(|p| ![8, 16].contains(p)) {
+        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
+    }
+    // NVIDIA's register cap: a count, or `none` for the driver's choice; other platforms ignore it.
+    let max_registers = match ctx.tunables.get("max_registers") {
+        None => None,
+        Some(ParamValue::Str(s)) if s == "none" => Some(None),
+        Some(ParamValue::Int(n)) if (16..=255).contains(n) => Some(Some(*n as u32)),
+        Some(other) => {
+            return Err(Error::input(format!(
+                "fft `stockham` tunable `max_registers` is 16 to 255 or none, got `{other}`"
+            )))
+        }
+    };
+    Ok(stockham::Choice { path, split, per_thread, max_registers })
 }
 
 #[cfg(test)]
@@ -201,5 +241,38 @@ mod tests {
             }
         }
         assert_eq!(FlowGraph::new(8).perm, [0, 4, 2, 6, 1, 5, 3, 7]);
+    }
+
+    /// The register kernel at every size it takes (1 to 8192 points), both exchanges and both
+    /// radices, against the f64 reference, with partial last groups (odd batches); and the
+    /// shared path beside it, which also takes 8192 points as a four-step pair.
+    #[test]
+    fn stockham_paths_agree_with_the_reference() {
+        use crate::OpenClBackend;
+        use dspbench_core::{Backend, Params, PlanRequest};
+        if !crate::conformance::device_ready() {
+            return;
+        }
+        let info = OpenClBackend.variant(Workload::Fft, "stockham").unwrap();
+        let with = |path: &str, exchange: &str, per_thread: usize| {
+            Params::new().with("path", path).with("exchange", exchange).with("points_per_thread", per_thread)
+        };
+        for log2 in 0..=13 {
+            for batch in [1, 3, 37] {
+                let problem = Problem::Fft { size: 1 << log2, batch };
+                let mut cases = vec![Params::new(), Params::new().with("path", "shared")];
+                for (exchange, per_thread) in [("split", 8), ("split", 16), ("whole", 8), ("whole", 16)] {
+                    cases.push(with("registers", exchange, per_thread));
+                }
+                for tunables in &cases {
+                    let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
+                    let path = OpenClBackend.plan(&request).expect("plan").exec_info().details["path"].clone();
+                    let registers = tunables.string_opt("path").unwrap() == Some("registers");
+                    assert_eq!(path, if registers { "registers" } else { "shared" }, "{problem} {tunables:?}");
+                    let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, tunables);
+                    assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+                }
+            }
+        }
     }
 }

@@ -143,7 +143,14 @@ impl Planned {
     pub(crate) fn uses(&mut self, program: &Program) {
         if !self.sources.iter().any(|(file, _)| *file == program.file) {
             self.sources.push((program.file.clone(), program.sha256.clone()));
-            let defines = program.defines.to_string();
+            // The vendor's build options (NVIDIA's register cap) after the macros: both change the binary.
+            let defines = program
+                .defines
+                .options()
+                .into_iter()
+                .chain(program.vendor.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" ");
             if !defines.is_empty() {
                 self.defines.push(if self.sources.len() == 1 {
                     defines

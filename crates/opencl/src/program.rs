@@ -14,6 +14,29 @@ use std::sync::{Arc, OnceLock};
 /// and the one whose semantics the sources assume (no generic address space, no 2.0 atomics).
 const STD: &str = "-cl-std=CL1.2";
 
+/// Build options beyond the language version and the defines, which a kernel's host code asks
+/// for and which apply only on the platform they belong to (others refuse unknown options).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct VendorOptions {
+    /// NVIDIA: `-cl-nv-maxrregcount=N`, registers a work-item may use. OpenCL 1.2 has no launch
+    /// bounds, so this is the only way to give NVIDIA's compiler the occupancy a kernel needs
+    /// (CUDA's twin gets it from `__launch_bounds__`); not passed on other platforms.
+    pub nv_max_registers: Option<u32>,
+}
+
+impl VendorOptions {
+    /// The options that apply on `device`'s platform, in `clBuildProgram`'s form.
+    fn for_device(&self, device: &Device) -> Vec<String> {
+        let mut options = Vec::new();
+        if device.is_nvidia() {
+            if let Some(n) = self.nv_max_registers {
+                options.push(format!("-cl-nv-maxrregcount={n}"));
+            }
+        }
+        options
+    }
+}
+
 /// A built program and what the records need to say about it.
 pub(crate) struct Program {
     program: ClProgram,
@@ -21,6 +44,8 @@ pub(crate) struct Program {
     pub file: String,
     pub sha256: String,
     pub defines: Defines,
+    /// The vendor's options it was built with (empty where none apply).
+    pub vendor: Vec<String>,
 }
 
 impl Program {
@@ -35,11 +60,27 @@ impl Program {
 /// The program built from `kernels/opencl/<file>.cl` with `defines`, from the cache if this
 /// exact source, macros and device were built before in this process.
 pub(crate) fn build(device: &Device, file: &str, defines: &Defines) -> Result<Arc<Program>, Error> {
+    build_with(device, file, defines, &VendorOptions::default())
+}
+
+/// [`build`] with `vendor`'s options where the device's platform takes them.
+pub(crate) fn build_with(
+    device: &Device,
+    file: &str,
+    defines: &Defines,
+    vendor: &VendorOptions,
+) -> Result<Arc<Program>, Error> {
     static CACHE: OnceLock<Cache<Program>> = OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
+    let vendor = vendor.for_device(device);
     let built = |source: &KernelSource| {
-        let key = CacheKey::new(source, defines, device.cache_key());
-        cache.get_or_compile(key, || compile(device, source, defines))
+        // The vendor's options change the binary as the device does: they go into its key.
+        let key = CacheKey::new(
+            source,
+            defines,
+            [device.cache_key()].iter().chain(&vendor).cloned().collect::<Vec<_>>().join(" "),
+        );
+        cache.get_or_compile(key, || compile(device, source, defines, &vendor))
     };
     let source = source(Dialect::OpenCl, file)?;
     let program = built(&source)?;
@@ -90,7 +131,7 @@ fn check_entry_points(custom: &Program, builtin: &Program, path: &std::path::Pat
 }
 
 /// Builds `source` for `device`; a failed build is `Error::Compile` with the driver's log.
-fn compile(device: &Device, source: &KernelSource, defines: &Defines) -> Result<Program, Error> {
+fn compile(device: &Device, source: &KernelSource, defines: &Defines, vendor: &[String]) -> Result<Program, Error> {
     let file = &source.name;
     // A user's file is named by its path in compile errors: that is the file they edit.
     let shown = match &source.origin {
@@ -99,21 +140,29 @@ fn compile(device: &Device, source: &KernelSource, defines: &Defines) -> Result<
     };
     let mut program = ClProgram::create_from_source(device.context()?, &source.text)
         .map_err(|e| cl_failure(e, &format!("creating program `{file}.cl`")))?;
-    if let Err(e) = program.build(&[device.id], &options(defines)) {
+    let options = options(defines, vendor);
+    if let Err(e) = program.build(&[device.id], &options) {
         let log = program.get_build_log(device.id).unwrap_or_else(|l| format!("(no build log: {l})"));
         return Err(if e.0 == CL_BUILD_PROGRAM_FAILURE {
-            Error::Compile { kernel: shown, log: format!("{}\n{}", options(defines), log.trim()) }
+            Error::Compile { kernel: shown, log: format!("{options}\n{}", log.trim()) }
         } else {
-            cl_failure(e, &format!("building `{file}.cl` with `{}`: {}", options(defines), log.trim()))
+            cl_failure(e, &format!("building `{file}.cl` with `{options}`: {}", log.trim()))
         });
     }
-    Ok(Program { program, file: file.to_string(), sha256: source.sha256.clone(), defines: defines.clone() })
+    Ok(Program {
+        program,
+        file: file.to_string(),
+        sha256: source.sha256.clone(),
+        defines: defines.clone(),
+        vendor: vendor.to_vec(),
+    })
 }
 
-/// The `clBuildProgram` options: the language version, then the tunables.
-fn options(defines: &Defines) -> String {
+/// The `clBuildProgram` options: the language version, the tunables, then the vendor's options.
+fn options(defines: &Defines, vendor: &[String]) -> String {
     let mut options = vec![STD.to_string()];
     options.extend(defines.options());
+    options.extend(vendor.iter().cloned());
     options.join(" ")
 }
 
@@ -132,7 +181,7 @@ mod tests {
             text,
             origin: Origin::Embedded,
         };
-        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64)) {
+        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64), &[]) {
             Err(Error::Compile { kernel, log }) => {
                 assert_eq!(kernel, "broken.cl");
                 assert!(log.contains("undeclared_name"), "{log}");
@@ -144,8 +193,21 @@ mod tests {
     }
 
     #[test]
+    fn nvidias_options_reach_only_nvidias_platform() {
+        let Ok(devices) = crate::probe::devices() else { return };
+        let cap = VendorOptions { nv_max_registers: Some(64) };
+        for device in devices {
+            let expected: &[&str] = if device.is_nvidia() { &["-cl-nv-maxrregcount=64"] } else { &[] };
+            assert_eq!(cap.for_device(device), expected, "{}", device.name);
+            assert!(VendorOptions::default().for_device(device).is_empty());
+        }
+    }
+
+    #[test]
     fn options_put_the_standard_first_then_sorted_macros() {
         let defines = Defines::new().set("RADIUS", 2).flag("DTYPE_U8");
-        assert_eq!(options(&defines), "-cl-std=CL1.2 -DDTYPE_U8 -DRADIUS=2");
+        assert_eq!(options(&defines, &[]), "-cl-std=CL1.2 -DDTYPE_U8 -DRADIUS=2");
+        let vendor = ["-cl-nv-maxrregcount=64".to_string()];
+        assert_eq!(options(&defines, &vendor), "-cl-std=CL1.2 -DDTYPE_U8 -DRADIUS=2 -cl-nv-maxrregcount=64");
     }
 }

@@ -1,10 +1,13 @@
 //! Batched transforms on `fft_stockham.cl`, shared by fft `stockham` and conv1d `fft`: one
 //! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
-//! the four-step split into two launches beyond, up to 4096^2 points.
+//! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs its
+//! contiguous batches of up to 8192 points in one launch of the register kernel
+//! (fft_stockham_registers.h) when asked ([`Path`]; twice as slow on NVIDIA's OpenCL, see
+//! fft_stockham.cl).
 
-use crate::launch::{int, Arg, Launch};
+use crate::launch::{group_limit, int, Arg, Launch};
 use crate::planned::Planned;
-use crate::program::build;
+use crate::program::{build, build_with, VendorOptions};
 use dspbench_core::Error;
 use dspbench_kernels::fft_layout::Layout;
 use dspbench_kernels::Defines;
@@ -25,10 +28,159 @@ pub(crate) enum Direction {
     Inverse,
 }
 
+/// Which kernel runs a contiguous one-launch batch (tunable `path` of fft `stockham`, as CUDA's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// fft_stockham.cl's kernel: the tile in local memory, every pass local -> registers -> local.
+    Shared,
+    /// fft_stockham_registers.h: points in registers from load to store, passes exchanged
+    /// through local memory. Four-step launches, which it does not do, stay on `Shared`.
+    Registers,
+}
+
+/// How fft `stockham` runs: the user's tunables, `None` for the defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Choice {
+    pub path: Option<Path>,
+    /// Exchange one component at a time (`exchange: split`) or whole float2 (`whole`).
+    pub split: Option<bool>,
+    /// Points a work-item of the register kernel holds (8 or 16).
+    pub per_thread: Option<usize>,
+    /// The register kernel's register cap on NVIDIA (tunable `max_registers`): `Some(None)` for
+    /// none (the driver's choice), `None` for [`cuda_register_cap`].
+    pub max_registers: Option<Option<u32>>,
+}
+
+/// The registers CUDA's twin gets from `__launch_bounds__(THREADS, MIN_BLOCKS)` with
+/// MIN_BLOCKS = 1024 / THREADS (32 below 32 threads): 64 for groups of 32 work-items or more.
+/// OpenCL 1.2 has no launch bounds; uncapped, NVIDIA's compiler gives the register kernel over
+/// 128 registers a work-item (256 a group at most, one or two groups an SM), twice as slow as
+/// the shared kernel, so fft `stockham` passes this as `-cl-nv-maxrregcount` on NVIDIA.
+pub(crate) fn cuda_register_cap(threads: usize) -> u32 {
+    let min_blocks = if threads >= 32 { 1024 / threads } else { 32 };
+    (65536 / (threads * min_blocks).max(1)).min(255) as u32
+}
+
+/// Largest transform the register kernel takes in one launch (the split exchange's 36 KiB fits
+/// NVIDIA's 48 KiB of local memory; 16384 points would need 72).
+const REGISTER_MAX: usize = 8192;
+
 /// The launches of `batch` transforms of `size` points (a power of two up to [`MAX_SIZE`]), from
-/// buffer `input` to `output` (which may be the same buffer). Sizes over 4096 points use a
-/// scratch buffer of `batch * size` points for the four-step intermediate.
+/// buffer `input` to `output` (which may be the same buffer), all on fft_stockham.cl's kernel.
+/// Sizes over 4096 points use a scratch buffer of `batch * size` points for the four-step
+/// intermediate.
 pub(crate) fn transform(
+    plan: &mut Planned,
+    size: usize,
+    batch: usize,
+    input: Arg,
+    output: Arg,
+    direction: Direction,
+) -> Result<Vec<Launch>, Error> {
+    shared_transform(plan, size, batch, input, output, direction)
+}
+
+/// fft `stockham`'s launches: with `path: registers` (or its other tunables), contiguous
+/// batches of up to 8192 points in one launch of the register kernel where it fits the
+/// device's local memory and work-group limit; else [`transform`]'s. The path taken goes into
+/// the plan's details.
+pub(crate) fn transform_with(
+    plan: &mut Planned,
+    size: usize,
+    batch: usize,
+    input: Arg,
+    output: Arg,
+    choice: Choice,
+) -> Result<Vec<Launch>, Error> {
+    let device = plan.device().clone();
+    let asked = choice.path == Some(Path::Registers)
+        || choice.split.is_some()
+        || choice.per_thread.is_some()
+        || choice.max_registers.is_some();
+    if choice.path != Some(Path::Shared) && asked && size.is_power_of_two() && size <= REGISTER_MAX {
+        let layout = Layout::contiguous(size, batch);
+        let max_threads = MAX_THREADS.min(device.limits.max_work_group);
+        let per_thread = choice
+            .per_thread
+            .unwrap_or_else(|| register_points_per_thread(&layout, device.limits.compute_units, max_threads));
+        let columns = register_columns(&layout, device.limits.compute_units, max_threads, per_thread);
+        let tile = columns * size;
+        let local = device.limits.local_mem as usize;
+        let split = choice.split.unwrap_or(exchange_bytes(tile, false) > local);
+        let threads = tile / size.min(per_thread);
+        if exchange_bytes(tile, split) <= local && threads <= max_threads {
+            let defines = Defines::new()
+                .set("REGISTERS", 1)
+                .set("LOG2_SIZE", layout.log2_len())
+                .set("COLUMNS", columns)
+                .set("POINTS_PER_THREAD", per_thread)
+                .set("SPLIT", u32::from(split));
+            let entry = "fft_stockham_registers";
+            let cap = choice.max_registers.unwrap_or(Some(cuda_register_cap(threads)));
+            let vendor = VendorOptions { nv_max_registers: cap };
+            let program = build_with(&device, "fft_stockham", &defines, &vendor)?;
+            // Uncapped, NVIDIA's OpenCL gives this kernel over 128 registers a work-item, so it
+            // runs 256 work-items a group at most there: 8192 points, or 8 a work-item, do not
+            // launch (refused below, with the limit).
+            let limit = group_limit(&device, &program, entry)?;
+            if threads <= limit {
+                plan.uses(&program);
+                plan.detail("group_limit", limit);
+                let mut args = vec![input, output];
+                for value in layout.args() {
+                    args.push(int(value)?);
+                }
+                let groups = layout.total_columns.div_ceil(columns);
+                plan.detail("path", "registers");
+                plan.detail("exchange", if split { "split" } else { "whole" });
+                return Ok(vec![Launch::new(&device, &program, entry, &args, [groups * threads, 1], [threads, 1])?]);
+            }
+            return Err(Error::unsupported(format!(
+                "`{entry}` needs {threads} work-items a group for {size}-point transforms; it runs at most \
+                 {limit} on {}",
+                device.name
+            )));
+        }
+        return Err(Error::unsupported(format!(
+            "fft `stockham`'s register kernel needs {} bytes of local memory and {threads} work-items a \
+             group for {size}-point transforms; {} has {local} bytes and {max_threads}",
+            exchange_bytes(tile, split),
+            device.name
+        )));
+    }
+    plan.detail("path", "shared");
+    shared_transform(plan, size, batch, input, output, Direction::Forward)
+}
+
+/// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile and an eighth of
+/// padding) floats, or float2 when not split.
+fn exchange_bytes(tile: usize, split: bool) -> usize {
+    (tile + tile / 8) * if split { 4 } else { 8 }
+}
+
+/// Points a work-item of the register kernel holds: 16, or 8 when the batch is too small to
+/// give every compute unit two groups (twice the work-items then hide more latency: CUDA's
+/// rule), where a group of 8 points a work-item stays within `max_threads`.
+fn register_points_per_thread(layout: &Layout, compute_units: usize, max_threads: usize) -> usize {
+    let small = layout.total_columns < 2 * compute_units;
+    if small && layout.len <= 8 * max_threads {
+        8
+    } else {
+        POINTS_PER_THREAD
+    }
+}
+
+/// Transforms per group of the register kernel: [`columns_per_group`]'s rule (up to 4096
+/// points, fewer for small batches), one transform of 8192 points.
+fn register_columns(layout: &Layout, compute_units: usize, max_threads: usize, per_thread: usize) -> usize {
+    let len = layout.len;
+    let most = (GROUP_POINTS / len).min(max_threads * len.min(per_thread) / len).max(1);
+    let spread = layout.total_columns / (2 * compute_units).max(1);
+    let power = if spread == 0 { 1 } else { 1 << spread.ilog2() };
+    power.clamp(1, most)
+}
+
+fn shared_transform(
     plan: &mut Planned,
     size: usize,
     batch: usize,
