@@ -184,7 +184,17 @@ typedef float2 Exchanged;
 #define RL PPT
 #endif
 
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount, to that cap):
+// no reqd_work_group_size then. NVIDIA's compiler turns that attribute into the group size it
+// budgets registers for (as CUDA's __launch_bounds__, which overrides -maxrregcount): with it, the
+// cap changed nothing on an H100 (same times, 256 work-items a group at most, at every cap).
+#ifdef REGISTER_CAP
+#define GROUP_SIZE_ATTR
+#else
+#define GROUP_SIZE_ATTR __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+#endif
+
+__kernel GROUP_SIZE_ATTR
 void fft_stockham_registers(__global const float2* in, __global float2* out, int columns_per_batch, int in_stride,
                             int in_dist, int out_stride, int out_dist, int batch_dist, int twiddle_n,
                             int total_columns) {

@@ -5,6 +5,7 @@
 //! (fft_stockham_registers.h) when asked ([`Path`]; twice as slow on NVIDIA's OpenCL, see
 //! fft_stockham.cl).
 
+use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
 use crate::planned::Planned;
 use crate::program::{build, build_with, VendorOptions};
@@ -96,7 +97,8 @@ pub(crate) fn transform_with(
     let asked = choice.path == Some(Path::Registers)
         || choice.split.is_some()
         || choice.per_thread.is_some()
-        || choice.max_registers.is_some();
+        || choice.max_registers.is_some()
+        || registers_by_default(&device);
     if choice.path != Some(Path::Shared) && asked && size.is_power_of_two() && size <= REGISTER_MAX {
         let layout = Layout::contiguous(size, batch);
         let max_threads = MAX_THREADS.min(device.limits.max_work_group);
@@ -118,6 +120,12 @@ pub(crate) fn transform_with(
             let entry = "fft_stockham_registers";
             let cap = choice.max_registers.unwrap_or(Some(cuda_register_cap(threads)));
             let vendor = VendorOptions { nv_max_registers: cap };
+            // Where the cap applies, the kernel drops its reqd_work_group_size, which would
+            // override it (see fft_stockham_registers.h).
+            let defines = match cap {
+                Some(n) if device.is_nvidia() => defines.set("REGISTER_CAP", n),
+                _ => defines,
+            };
             let program = build_with(&device, "fft_stockham", &defines, &vendor)?;
             // Uncapped, NVIDIA's OpenCL gives this kernel over 128 registers a work-item, so it
             // runs 256 work-items a group at most there: 8192 points, or 8 a work-item, do not
@@ -150,6 +158,12 @@ pub(crate) fn transform_with(
     }
     plan.detail("path", "shared");
     shared_transform(plan, size, batch, input, output, Direction::Forward)
+}
+
+/// Whether fft `stockham` takes the register kernel without being asked: on NVIDIA's platform,
+/// where it runs with its register cap (measured there); elsewhere (PoCL) not measured.
+fn registers_by_default(device: &Device) -> bool {
+    device.is_nvidia()
 }
 
 /// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile and an eighth of
