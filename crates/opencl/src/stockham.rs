@@ -98,7 +98,7 @@ pub(crate) fn transform_with(
         || choice.split.is_some()
         || choice.per_thread.is_some()
         || choice.max_registers.is_some()
-        || registers_by_default(&device);
+        || (choice.path.is_none() && registers_by_default(&device, size, batch));
     if choice.path != Some(Path::Shared) && asked && size.is_power_of_two() && size <= REGISTER_MAX {
         let layout = Layout::contiguous(size, batch);
         let max_threads = MAX_THREADS.min(device.limits.max_work_group);
@@ -160,10 +160,16 @@ pub(crate) fn transform_with(
     shared_transform(plan, size, batch, input, output, Direction::Forward)
 }
 
-/// Whether fft `stockham` takes the register kernel without being asked: on NVIDIA's platform,
-/// where it runs with its register cap (measured there); elsewhere (PoCL) not measured.
-fn registers_by_default(device: &Device) -> bool {
-    device.is_nvidia()
+/// Whether fft `stockham` takes the register kernel without being asked: only where it measured
+/// faster, on NVIDIA's platform, for batches too small to give every compute unit two groups, of
+/// up to 2048 points (8 a work-item, 256 work-items a group at most: the most NVIDIA's OpenCL
+/// runs this kernel). H100, 1024 x 64: 0.0043 ms against 0.0081. Its large batches are twice as
+/// slow as the shared kernel's there, whatever the register cap: NVIDIA's compiler gives it 48 to
+/// 64 registers and keeps the 16 points a work-item in stack memory (a 128-byte stack frame;
+/// none at 8 a work-item). Elsewhere (PoCL) not measured.
+fn registers_by_default(device: &Device, size: usize, batch: usize) -> bool {
+    let small = batch < 2 * device.limits.compute_units;
+    device.is_nvidia() && small && size <= 2048
 }
 
 /// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile and an eighth of
