@@ -6,13 +6,16 @@
 // strides and the four-step twiddle; fft `stockham` runs it by default and for the four-step
 // launches, conv1d `fft` for every launch. With REGISTERS defined, fft_stockham_registers.h's,
 // which fft `stockham` runs for contiguous batches of up to 8192 points when asked (`path:
-// registers`; one launch, 8192 with the split exchange, 36 KiB of local memory): the same passes
-// with a work-item's points in registers from the global load to the global store, exchanged
-// through local memory between passes. Not the default: on an H100 through NVIDIA's OpenCL (2^24
-// points a batch, kernel ms) it is twice as slow as this file's kernel (256 x 65536 0.269
-// against 0.134, 1024 x 16384 0.303 against 0.161, 4096 x 4096 0.370 against 0.202; CUDA's
-// register kernel 0.092), since the driver gives it over 128 registers a work-item (it runs 256
-// work-items a group at most) where CUDA's __launch_bounds__ keeps 64.
+// registers`; one launch, 8192 with the split exchange, 36 KiB of local memory), and by default
+// on NVIDIA for small batches of up to 2048 points: the same passes with a work-item's points in
+// registers from the global load to the global store, exchanged through local memory between
+// passes. Not the default for large batches: on an H100 through NVIDIA's OpenCL (2^24 points a
+// batch, kernel ms) it is twice as slow as this file's kernel (256 x 65536 0.265 against 0.132,
+// 1024 x 16384 0.300 against 0.159, 4096 x 4096 0.363 against 0.199; CUDA's register kernel
+// 0.092), with NVIDIA's register cap or without: the driver gives it 48 to 64 registers, but
+// keeps the 16 points a work-item in stack memory (a 128-byte stack frame; none at 8 a
+// work-item), and runs it 256 work-items a group at most (so neither 8192 points nor 8 a
+// work-item from 4096 points launch).
 // The rest of this comment is about this file's kernel.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched (INVERSE: exp(+...)).

@@ -22,8 +22,8 @@
 // Bank conflicts: each exchange pads indices for the pass that writes it (PAD_X), so that its
 // stores (Ns = 1: stride R; 1 < Ns < a row: runs of Ns, R Ns apart) and the next pass's loads
 // (consecutive) both hit distinct banks, every address a per-work-item base plus constants.
-// Measured: see fft_stockham.cl's header (twice as slow as it on NVIDIA's OpenCL: register-bound,
-// OpenCL 1.2 has no launch bounds; NVIDIA's -cl-nv-maxrregcount is the next thing to try).
+// Measured: see fft_stockham.cl's header (twice as slow as it on NVIDIA's OpenCL for large
+// batches: v[] in stack memory at 16 points a work-item, whatever the register cap).
 //
 // Entry:   fft_stockham_registers(in, out, columns_per_batch, in_stride, in_dist, out_stride,
 //                                 out_dist, batch_dist, twiddle_n, total_columns)
@@ -185,9 +185,9 @@ typedef float2 Exchanged;
 #endif
 
 // REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount, to that cap):
-// no reqd_work_group_size then. NVIDIA's compiler turns that attribute into the group size it
-// budgets registers for (as CUDA's __launch_bounds__, which overrides -maxrregcount): with it, the
-// cap changed nothing on an H100 (same times, 256 work-items a group at most, at every cap).
+// no reqd_work_group_size then. With that attribute NVIDIA's compiler ignores the cap (as CUDA's
+// __launch_bounds__ overrides -maxrregcount): same binary at every cap on an H100, where without
+// it ptxas reports "Overriding maximum register limit 256 ... with 64 of maxrregcount option".
 #ifdef REGISTER_CAP
 #define GROUP_SIZE_ATTR
 #else

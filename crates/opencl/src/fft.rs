@@ -39,7 +39,8 @@ pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
     summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points \
-              (our own; `path: registers`: up to 8192 points a launch with points in registers)",
+              (our own; `path: registers`: up to 8192 points a launch with points in registers, the default \
+              on NVIDIA for small batches up to 2048 points)",
     tunables: &["path", "exchange", "points_per_thread", "max_registers"],
     domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
 };
@@ -171,10 +172,11 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
     Ok(plan.boxed())
 }
 
-/// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`, the
-/// default: the all-in-local-memory kernel for every launch; `registers`: the register kernel
-/// for contiguous batches up to 8192 points), `exchange` (`split`, `whole`) and
-/// `points_per_thread` (8, 16) of the register kernel.
+/// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`: the
+/// all-in-local-memory kernel for every launch, the default but on NVIDIA's small batches;
+/// `registers`: the register kernel for contiguous batches up to 8192 points), `exchange`
+/// (`split`, `whole`), `points_per_thread` (8, 16) and `max_registers` (NVIDIA's register cap,
+/// 16 to 255 or `none`; CUDA's launch-bounds figure, 64, by default) of the register kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let (size, batch) = sizes(ctx)?;
     let choice = stockham_choice(ctx)?;

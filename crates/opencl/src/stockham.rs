@@ -2,8 +2,8 @@
 //! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
 //! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs its
 //! contiguous batches of up to 8192 points in one launch of the register kernel
-//! (fft_stockham_registers.h) when asked ([`Path`]; twice as slow on NVIDIA's OpenCL, see
-//! fft_stockham.cl).
+//! (fft_stockham_registers.h) when asked ([`Path`]), and by default on NVIDIA for small batches
+//! ([`registers_by_default`]; large batches run twice as slow on it there, see fft_stockham.cl).
 
 use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
@@ -54,9 +54,9 @@ pub(crate) struct Choice {
 
 /// The registers CUDA's twin gets from `__launch_bounds__(THREADS, MIN_BLOCKS)` with
 /// MIN_BLOCKS = 1024 / THREADS (32 below 32 threads): 64 for groups of 32 work-items or more.
-/// OpenCL 1.2 has no launch bounds; uncapped, NVIDIA's compiler gives the register kernel over
-/// 128 registers a work-item (256 a group at most, one or two groups an SM), twice as slow as
-/// the shared kernel, so fft `stockham` passes this as `-cl-nv-maxrregcount` on NVIDIA.
+/// OpenCL 1.2 has no launch bounds, so fft `stockham` passes this as `-cl-nv-maxrregcount` on
+/// NVIDIA. Measured on an H100: the kernel needs 48 to 64 registers anyway (2% faster capped at
+/// 64, without reqd_work_group_size, than uncapped with it; 80, 96, 128 the same as 64).
 pub(crate) fn cuda_register_cap(threads: usize) -> u32 {
     let min_blocks = if threads >= 32 { 1024 / threads } else { 32 };
     (65536 / (threads * min_blocks).max(1)).min(255) as u32
@@ -127,9 +127,9 @@ pub(crate) fn transform_with(
                 _ => defines,
             };
             let program = build_with(&device, "fft_stockham", &defines, &vendor)?;
-            // Uncapped, NVIDIA's OpenCL gives this kernel over 128 registers a work-item, so it
-            // runs 256 work-items a group at most there: 8192 points, or 8 a work-item, do not
-            // launch (refused below, with the limit).
+            // NVIDIA's OpenCL runs this kernel 256 work-items a group at most (on an H100, at 48
+            // to 64 registers, capped or not; why is open): 8192 points, or 8 a work-item from
+            // 4096 points, do not launch there (refused below, with the limit).
             let limit = group_limit(&device, &program, entry)?;
             if threads <= limit {
                 plan.uses(&program);
