@@ -50,11 +50,11 @@ pub struct RunArgs {
     /// cluster's merge job does for a task that never started, so its cells show as not run.
     #[arg(long)]
     pub(crate) plan_only: bool,
-    /// Measure every pass in this one process. By default each pass of a run of several passes
-    /// runs in a fresh process, so that the passes also sample what changes from one process to
-    /// the next (where buffers and code fall, a library's thread pool), as a second run would.
+    /// Run each pass of a run of several passes in a fresh process, so that the passes also sample
+    /// what changes from one process to the next (where buffers and code fall, a library's thread
+    /// pool), as a second run would; the intervals widen to cover it (docs/results.md, 10).
     #[arg(long)]
-    pub(crate) one_process: bool,
+    pub(crate) process_per_pass: bool,
     /// Measure only pass K of the scenario into the results folder `--out` of a run under way,
     /// going on from the passes before it: what the process of one pass is started with.
     #[arg(long, value_name = "K", hide = true, requires = "out", conflicts_with = "plan_only")]
@@ -77,7 +77,7 @@ impl RunArgs {
             precise: false,
             shard: None,
             plan_only: false,
-            one_process: false,
+            process_per_pass: false,
             pass: None,
         }
     }
@@ -192,7 +192,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             fmt_sig(sampling.time_budget_s, 3),
             sampling.passes
         );
-        if sampling.passes > 1 && !args.one_process {
+        if sampling.passes > 1 && args.process_per_pass {
             drop(out);
             lost_passes.extend(crate::cmd_run_pass::run_passes(&args, scenario, sampling.passes, &dir)?);
             out = ResultsDir::open(&dir)?;

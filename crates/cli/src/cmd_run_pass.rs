@@ -1,13 +1,14 @@
-//! A run's passes, each in a process of its own.
+//! A run's passes, each in a process of its own (`dspbench run --process-per-pass`).
 //!
 //! Passes inside one process sample the drift of a machine from minute to minute, not what is
 //! fixed for a process's life: where its buffers and code fell, huge pages or not, a library's
-//! thread pool. Measured on the 2-core VM, rustfft's one-thread time sat at 0.067–0.071 ms in
-//! every pass of one run and at 0.061–0.064 ms in every pass of the next, so two runs disagreed
-//! although each one's interval was honest about itself. `dspbench run` therefore starts itself
-//! again for each pass (`--pass K`, hidden): the pass's process opens the results folder, picks
-//! the cells' histories up from the records the earlier passes wrote, measures its pass and
-//! appends. The first process keeps the run's machine record, noise monitor and report.
+//! thread pool. Measured once on the 2-core VM, rustfft's one-thread time sat at 0.067–0.071 ms
+//! in every pass of one run and at 0.061–0.064 ms in every pass of the next. With this option
+//! `dspbench run` starts itself again for each pass (`--pass K`, hidden): the pass's process
+//! opens the results folder, picks the cells' histories up from the records the earlier passes
+//! wrote, measures its pass and appends. The first process keeps the run's machine record, noise
+//! monitor and report. It is not the default: on that VM it widened the intervals 1.5x without
+//! making back-to-back runs agree more often (docs/findings.md, "A process a pass").
 
 use crate::cmd_run::{load, RunArgs};
 use crate::error::CliError;

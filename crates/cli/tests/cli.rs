@@ -114,7 +114,7 @@ fn an_interrupted_run_keeps_every_finished_record() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    // The pass's process ends with the run's (it may finish writing the record it was on).
+    // A pass's process (with --process-per-pass) ends with the run's; give it time to.
     std::thread::sleep(std::time::Duration::from_millis(300));
     let records = read_records(&jsonl).unwrap();
     let planned = read_records(&out.join(dspbench_results::PLANNED_FILE)).unwrap();
@@ -132,7 +132,7 @@ fn an_interrupted_run_keeps_every_finished_record() {
 }
 
 #[test]
-fn each_pass_runs_in_a_fresh_process_unless_asked_for_one() {
+fn each_pass_runs_in_a_fresh_process_when_asked() {
     let dir = tempfile::tempdir().unwrap();
     let scenario = dir.path().join("passes.yaml");
     std::fs::write(
@@ -141,7 +141,7 @@ fn each_pass_runs_in_a_fresh_process_unless_asked_for_one() {
          experiments:\n  - workload: conv1d\n    variants: [direct, fft]\n    params: { n: [300, 301], m: 7 }\n",
     )
     .unwrap();
-    for (flags, fresh) in [(&[][..], true), (&["--one-process"][..], false)] {
+    for (flags, fresh) in [(&["--process-per-pass"][..], true), (&[][..], false)] {
         let out = dir.path().join(format!("out-{fresh}"));
         let run = dspbench().arg("run").arg(&scenario).arg("--out").arg(&out).args(flags).assert().success();
         let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
@@ -178,6 +178,7 @@ fn a_pass_whose_process_is_killed_is_reported_and_the_next_pass_goes_on() {
         .arg(&scenario)
         .arg("--out")
         .arg(&out)
+        .arg("--process-per-pass")
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
