@@ -5,7 +5,6 @@
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
 use crate::context::Gpu;
-use crate::error::driver;
 use crate::image::{dims, ImageBuffers};
 use crate::launch::{describe, grid_2d, Launch};
 use crate::memory::alloc;
@@ -52,11 +51,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         if fused.entry == U8X4_ENTRY {
             // The word form takes any strip height: as many strips as fill the blocks the GPU
             // holds at once (u8x4_strips), from the occupancy of the compiled kernel.
-            let resident = launch
-                .function
-                .occupancy_max_active_blocks_per_multiprocessor(FUSED_THREADS as u32, 0, None)
-                .map_err(driver("asking box_filter_fast_fused_u8x4's occupancy"))?;
-            let slots = ctx.gpu.facts.limits.sms as usize * (resident.max(1) as usize);
+            let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
             let strips = u8x4_strips(fused.groups.0, height, slots);
             launch.config.grid_dim.1 = grid_2d(fused.groups.0, strips, "the fused box filter")?.1;
         }

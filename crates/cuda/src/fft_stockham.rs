@@ -277,11 +277,8 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             let mut launch = Launch::with_shared(&module, ENTRY_REGISTERS, (grid, 1), block, shared as u32)?;
             if pipelined {
                 // Persistent: as many blocks as are resident at once, each looping over tiles.
-                let resident = launch
-                    .function
-                    .occupancy_max_active_blocks_per_multiprocessor(block.0, shared, None)
-                    .map_err(driver("asking fft_stockham_registers' occupancy"))?;
-                launch.config.grid_dim.0 = grid.min(sms * resident.max(1));
+                let resident = launch.resident_blocks_per_sm()? as u32;
+                launch.config.grid_dim.0 = grid.min(sms * resident);
             }
             modules.push(module);
             launch

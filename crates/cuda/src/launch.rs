@@ -44,6 +44,18 @@ impl Launch {
         Ok(Launch { entry, function, config })
     }
 
+    /// Blocks of this launch an SM holds at once (at least 1), from the compiled function's
+    /// occupancy with the launch's block and dynamic shared memory: what a grid sized to fill
+    /// the GPU in one wave, or a persistent grid, multiplies by the SMs.
+    pub(crate) fn resident_blocks_per_sm(&self) -> Result<usize, Error> {
+        let threads = self.config.block_dim.0 * self.config.block_dim.1 * self.config.block_dim.2;
+        let blocks = self
+            .function
+            .occupancy_max_active_blocks_per_multiprocessor(threads, self.config.shared_mem_bytes as usize, None)
+            .map_err(crate::error::driver(format!("asking {}'s occupancy", self.entry)))?;
+        Ok(blocks.max(1) as usize)
+    }
+
     fn shared_bytes(&self) -> u32 {
         let static_bytes = self.function.shared_size_bytes().unwrap_or(0).max(0) as u32;
         static_bytes + self.config.shared_mem_bytes

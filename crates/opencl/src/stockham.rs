@@ -66,21 +66,6 @@ pub(crate) fn cuda_register_cap(threads: usize) -> u32 {
 /// NVIDIA's 48 KiB of local memory; 16384 points would need 72).
 const REGISTER_MAX: usize = 8192;
 
-/// The launches of `batch` transforms of `size` points (a power of two up to [`MAX_SIZE`]), from
-/// buffer `input` to `output` (which may be the same buffer), all on fft_stockham.cl's kernel.
-/// Sizes over 4096 points use a scratch buffer of `batch * size` points for the four-step
-/// intermediate.
-pub(crate) fn transform(
-    plan: &mut Planned,
-    size: usize,
-    batch: usize,
-    input: Arg,
-    output: Arg,
-    direction: Direction,
-) -> Result<Vec<Launch>, Error> {
-    shared_transform(plan, size, batch, input, output, direction)
-}
-
 /// fft `stockham`'s launches: with `path: registers` (or its other tunables), contiguous
 /// batches of up to 8192 points in one launch of the register kernel where it fits the
 /// device's local memory and work-group limit; else [`transform`]'s. The path taken goes into
@@ -157,7 +142,7 @@ pub(crate) fn transform_with(
         )));
     }
     plan.detail("path", "shared");
-    shared_transform(plan, size, batch, input, output, Direction::Forward)
+    transform(plan, size, batch, input, output, Direction::Forward)
 }
 
 /// Whether fft `stockham` takes the register kernel without being asked: only where it measured
@@ -200,7 +185,11 @@ fn register_columns(layout: &Layout, compute_units: usize, max_threads: usize, p
     power.clamp(1, most)
 }
 
-fn shared_transform(
+/// The launches of `batch` transforms of `size` points (a power of two up to [`MAX_SIZE`]), from
+/// buffer `input` to `output` (which may be the same buffer), all on fft_stockham.cl's kernel.
+/// Sizes over 4096 points use a scratch buffer of `batch * size` points for the four-step
+/// intermediate.
+pub(crate) fn transform(
     plan: &mut Planned,
     size: usize,
     batch: usize,
