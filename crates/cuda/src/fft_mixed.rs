@@ -33,6 +33,18 @@ const DEFAULT_THREADS: usize = 512;
 /// 1536 x 64 ran in 0.00289 ms against 0.00307, but 6000 x 16 in 0.0078 against 0.0064 and
 /// 10^5 x 1 in 0.0106 against 0.0087 (H100; the large batches at 8 spilled, no fair figure).
 const DEFAULT_MAX_RADIX: usize = 20;
+/// The largest radix by default for a grid of no more blocks than SMs, where each block runs
+/// alone on its SM and its passes' latency is the kernel's time: smaller DFTs over more threads,
+/// where that costs at most one pass more and a block stays within ONE_WAVE_THREADS. H100,
+/// placement varied by pass (`placement.rs`), µs, this rule against the fewest passes (10 x 10 x
+/// 10 on 128 threads; 8 x 5 x 5 x 5 takes 224): 1000 x 64 2.30 against 2.35 [2.26-2.49], 1000 x 128
+/// 2.50 against 2.87 [2.57-3.13], 1000 x 1 and x 16 alike, 10^5 x 1 (250 = 5 x 5 x 5 x 2) 6.00
+/// against 6.58; but 1536 x 1 and x 64 (8 x 8 x 6 x 4 on 256) 2.26 and 2.55 against 2.10 and 2.45,
+/// still 0.93x and 0.84x of cuFFT's time (reports/2026-11-25-h100/mixed-radix-one-wave).
+const ONE_WAVE_MAX_RADIX: usize = 8;
+/// Most threads a block of a one-wave grid may take for ONE_WAVE_MAX_RADIX's passes (6000 points
+/// would take 1024 on 8 x 6 x 5 x 5 x 5, and ran 1.38x slower than on 20 x 20 x 15 with 416).
+const ONE_WAVE_THREADS: usize = 256;
 /// Points a thread of the register kernel holds at most where the block allows (tunable
 /// `points`): the passes' butterflies a thread takes times their radix; for grids of fewer
 /// than two blocks an SM, the largest radix (one butterfly a pass). H100, kernel ms: 6000 x 4096
@@ -76,7 +88,8 @@ enum Path {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct RegisterOptions {
     max_threads: usize,
-    max_radix: usize,
+    /// `None`: DEFAULT_MAX_RADIX, or ONE_WAVE_MAX_RADIX for one-wave grids (`default_radices`).
+    max_radix: Option<usize>,
     points: Option<usize>,
     columns: Option<usize>,
     double: bool,
@@ -95,8 +108,8 @@ impl RegisterOptions {
                 fft_mixed::MAX_THREADS
             )));
         }
-        let max_radix = tunables.positive_opt("max_radix")?.unwrap_or(DEFAULT_MAX_RADIX);
-        if !(7..=MAX_RADIX).contains(&max_radix) {
+        let max_radix = tunables.positive_opt("max_radix")?;
+        if let Some(max_radix) = max_radix.filter(|r| !(7..=MAX_RADIX).contains(r)) {
             return Err(Error::input(format!(
                 "fft `mixed-radix` parameter `max_radix` must be from 7 (every prime factor) to {MAX_RADIX}, got {max_radix}"
             )));
@@ -178,6 +191,22 @@ fn search(rest: usize, candidates: &[usize], most: usize, current: &mut Vec<usiz
         search(rest / r, candidates, r, current, best);
         current.pop();
     }
+}
+
+/// The register kernel's radices without a `max_radix` tunable: the fewest passes with radices up
+/// to DEFAULT_MAX_RADIX, or, for a grid of no more blocks than SMs (`one_wave`), radices up to
+/// ONE_WAVE_MAX_RADIX where that takes at most one pass more and ONE_WAVE_THREADS threads.
+fn default_radices(len: usize, columns: usize, one_wave: bool, max_threads: usize) -> Option<Vec<usize>> {
+    let wide = register_radices(len, DEFAULT_MAX_RADIX)?;
+    if !one_wave {
+        return Some(wide);
+    }
+    let narrow = register_radices(len, ONE_WAVE_MAX_RADIX).filter(|narrow| {
+        let largest = narrow.iter().copied().max().unwrap_or(1);
+        narrow.len() <= wide.len() + 1
+            && register_threads(len, columns, narrow, max_threads, largest) <= ONE_WAVE_THREADS
+    });
+    Some(narrow.unwrap_or(wide))
 }
 
 /// Threads of a register block of `columns` transforms of `len` points: the multiple of 32 (up
@@ -280,12 +309,6 @@ fn register_launch(
     sms: usize,
 ) -> Result<(Vec<usize>, Module, Launch, Vec<f32>), Error> {
     let options = RegisterOptions::from_tunables(ctx.tunables)?;
-    let radices = register_radices(pass.len, options.max_radix).ok_or_else(|| {
-        Error::unsupported(format!(
-            "fft `mixed-radix` finds no radices up to {} for {} points",
-            options.max_radix, pass.len
-        ))
-    })?;
     // Contiguous launches: the columns a block of the shared plan has (about 4096 points, fewer for
     // small batches). Strided ones: up to STRIDED_COLUMNS, at least 4 (32-byte sectors), fewer
     // than that when the grid would not give every SM two blocks.
@@ -297,7 +320,19 @@ fn register_launch(
     let columns = options.columns.unwrap_or(planned).clamp(1, (REGISTER_BLOCK_POINTS / pass.len).max(1));
     // A grid of fewer blocks than two an SM waits on latency, not bandwidth: one butterfly a pass
     // a thread then, the most threads.
-    let few_blocks = pass.total_columns.div_ceil(columns) < 2 * sms;
+    let blocks = pass.total_columns.div_ceil(columns);
+    let few_blocks = blocks < 2 * sms;
+    let radices = match options.max_radix {
+        Some(max_radix) => register_radices(pass.len, max_radix),
+        None => default_radices(pass.len, columns, blocks <= sms, options.max_threads),
+    }
+    .ok_or_else(|| {
+        Error::unsupported(format!(
+            "fft `mixed-radix` finds no radices up to {} for {} points",
+            options.max_radix.unwrap_or(DEFAULT_MAX_RADIX),
+            pass.len
+        ))
+    })?;
     let largest = radices.iter().copied().max().unwrap_or(1);
     let points = options.points.unwrap_or(if few_blocks { largest } else { DEFAULT_POINTS });
     let threads = register_threads(pass.len, columns, &radices, options.max_threads, points);
@@ -432,6 +467,22 @@ mod tests {
     }
 
     #[test]
+    fn one_wave_grids_take_smaller_radices_where_they_cost_one_pass_and_fit_256_threads() {
+        // Filling the GPU: the fewest passes.
+        assert_eq!(default_radices(1000, 1, false, 1024), Some(vec![10, 10, 10]));
+        // One wave: 8 x 5 x 5 x 5 on 224 threads, 8 x 8 x 6 x 4 on 256.
+        assert_eq!(default_radices(1000, 1, true, 1024), Some(vec![8, 5, 5, 5]));
+        assert_eq!(default_radices(1536, 1, true, 1024), Some(vec![8, 8, 6, 4]));
+        // 6000 on radices up to 8 takes five passes (two more) and 1024 threads.
+        assert_eq!(default_radices(6000, 1, true, 1024), Some(vec![20, 20, 15]));
+        // 400 = 20 x 20: radices up to 8 take four passes.
+        assert_eq!(default_radices(400, 4, true, 1024), Some(vec![20, 20]));
+        // Too many threads for four columns of 1000 points (800 butterflies of radix 5).
+        assert_eq!(default_radices(1000, 4, true, 1024), Some(vec![10, 10, 10]));
+        assert_eq!(default_radices(11, 1, true, 1024), None);
+    }
+
+    #[test]
     fn register_threads_fill_warps_within_the_points_a_thread_may_hold() {
         // 4 columns of 1000 points, 400 butterflies a pass: 13 warps, one butterfly each.
         assert_eq!(register_threads(1000, 4, &[10, 10, 10], 1024, 32), 416);
@@ -508,6 +559,6 @@ mod tests {
         assert!(RegisterOptions::from_tunables(&Params::new().with("exchange", "triple")).is_err());
         assert!(RegisterOptions::from_tunables(&Params::new().with("twiddles", "later")).is_err());
         let o = RegisterOptions::from_tunables(&Params::new().with("exchange", "double")).unwrap();
-        assert!(o.double && o.max_radix == DEFAULT_MAX_RADIX && o.max_threads == 1024);
+        assert!(o.double && o.max_radix.is_none() && o.max_threads == 1024);
     }
 }

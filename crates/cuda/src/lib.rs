@@ -19,6 +19,7 @@ mod launch;
 mod limits;
 mod memory;
 mod pixel;
+mod placement;
 mod planned;
 mod probe;
 mod timing;
@@ -48,6 +49,7 @@ mod conformance;
 use compile::Compiler;
 use context::Gpu;
 use dspbench_core::{Algorithm, AlgorithmId, Availability, Backend, Domain, Error, PlanRequest, Problem, VariantInfo};
+use placement::Spacer;
 use planned::PlanContext;
 use std::sync::{Arc, OnceLock};
 
@@ -159,6 +161,8 @@ impl Backend for CudaBackend {
             .iter()
             .find(|v| v.info == info)
             .ok_or_else(|| Error::device(format!("internal: variant `{}` has no planner", info.name)))?;
+        // Planning allocates and copies tables on the device's one stream.
+        let _stream = gpu.exclusive();
         let ctx = PlanContext {
             gpu,
             compiler: &self.compiler,
@@ -170,9 +174,8 @@ impl Backend for CudaBackend {
                 backend: self.name().to_string(),
                 device: gpu.facts.name.clone(),
             },
+            spacer: Spacer::allocate(gpu)?,
         };
-        // Planning allocates and copies tables on the device's one stream.
-        let _stream = gpu.exclusive();
         probe::catch(
             || (variant.plan)(ctx),
             |panic| Error::device(format!("planning {} `{}`: {panic}", info.workload, info.name)),

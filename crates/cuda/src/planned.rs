@@ -6,6 +6,7 @@ use crate::compile::Compiler;
 use crate::context::Gpu;
 use crate::error::driver;
 use crate::graph;
+use crate::placement::Spacer;
 use crate::timing::Stopwatch;
 use dspbench_core::{Algorithm, AlgorithmId, Error, ExecInfo, Input, Output, Params, Problem, RunTime, Transfer};
 use std::collections::BTreeMap;
@@ -46,6 +47,8 @@ pub(crate) struct PlanContext<'a> {
     pub problem: Problem,
     pub tunables: &'a Params,
     pub id: AlgorithmId,
+    /// Allocated before the plan's buffers, held as long as they are (`placement.rs`).
+    pub spacer: Spacer,
 }
 
 impl PlanContext<'_> {
@@ -57,6 +60,7 @@ impl PlanContext<'_> {
             problem: self.problem,
             gpu: self.gpu.clone(),
             kernel: ManuallyDrop::new(kernel),
+            spacer: Some(self.spacer),
             watch,
             uploaded: false,
             batch: None,
@@ -70,6 +74,8 @@ struct Planned<K: GpuKernel> {
     gpu: Arc<Gpu>,
     /// Dropped by hand, holding the stream: freeing its buffers enqueues work on it.
     kernel: ManuallyDrop<K>,
+    /// Freed with the kernel's buffers, on the stream (hence an `Option`, emptied in `drop`).
+    spacer: Option<Spacer>,
     watch: Stopwatch,
     /// False until an upload succeeds; a failed upload can leave buffers half written.
     uploaded: bool,
@@ -83,6 +89,7 @@ impl<K: GpuKernel> Drop for Planned<K> {
         self.batch = None;
         // SAFETY: dropped once, here, and never used again.
         unsafe { ManuallyDrop::drop(&mut self.kernel) };
+        self.spacer = None;
     }
 }
 
@@ -100,6 +107,9 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
     fn exec_info(&self) -> ExecInfo {
         let mut details = self.kernel.details();
         details.insert("device_ordinal".into(), self.gpu.facts.ordinal.to_string());
+        if let Some(spacer) = &self.spacer {
+            details.insert("placement".into(), spacer.describe(&self.gpu));
+        }
         ExecInfo { isa: Some(self.gpu.facts.arch.to_string()), threads: None, details }
     }
 
