@@ -9,6 +9,10 @@ fastest peer's time over ours (a speedup: above 1, ours is faster), taken as the
 round-by-round ratio, with the wider of the pooled order-statistic 95% interval and a Student-t interval
 over the pass medians in log space. Two runs agree on a ratio when their intervals overlap. Prints the
 ratios that do not (all with -v), then the count and the median relative half-width of the intervals.
+
+`dspbench compare RUN1 RUN2` is the suite's own check (every pair of contenders, peers apart); this script is a
+second implementation, in Python and independent of crates/stats, of the reports' `vs peer` figures alone,
+kept to cross-check it.
 """
 import collections
 import json

@@ -469,13 +469,14 @@ fn compare_flags_exactly_the_slowed_cell_and_gates_on_it() {
     dspbench().arg("run").arg(&scenario).arg("--out").arg(&base).assert().success();
     std::fs::create_dir(&new).unwrap();
     std::fs::copy(base.join("machine.json"), new.join("machine.json")).unwrap();
-    // The same results, but the n = 2000 cell 50% slower.
+    // The same results, but the n = 2000 cell 3x slower: far beyond the interval of 12 samples
+    // even when the other tests running beside this one make them scatter (1.5x was once within).
     let lines: Vec<String> = read_records(&base.join("results.jsonl"))
         .unwrap()
         .into_iter()
         .map(|mut r| {
             if r.params.get("n").is_some_and(|n| n.to_string() == "2000") {
-                r.times_ms.iter_mut().for_each(|t| *t *= 1.5);
+                r.times_ms.iter_mut().for_each(|t| *t *= 3.0);
                 r.kernel_ms = dspbench_results::Summary::of(&r.times_ms);
             }
             serde_json::to_string(&r).unwrap()
@@ -489,7 +490,7 @@ fn compare_flags_exactly_the_slowed_cell_and_gates_on_it() {
     let slower: Vec<&str> = text.lines().filter(|l| l.contains("| slower")).collect();
     assert!(slower.len() == 1 && slower[0].contains("n=2000"), "{text}");
     dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "10"]).assert().code(1);
-    dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "60"]).assert().success();
+    dspbench().arg("compare").arg(&base).arg(&new).args(["--fail-on-regression", "250"]).assert().success();
     dspbench().arg("compare").arg(&base).arg(dir.path().join("nothing")).assert().code(2);
 }
 

@@ -83,6 +83,14 @@ pub struct Agreement {
     pub median_half_width: Option<f64>,
     /// Pairs of contenders significant (interval off 1) in both runs, and how many flipped.
     pub significant_pairs: usize,
+    /// Pairs of contenders sampled in the same rounds in both runs whose paired ratio has an
+    /// interval in both, and how many of those intervals overlap: two runs of one scenario on one
+    /// machine should agree on every in-run ratio (issue 11's test), whatever their times did.
+    pub ratio_pairs: usize,
+    pub ratio_pairs_overlapping: usize,
+    /// The same, for the pairs of one of ours (any backend but `peers`) and a peer library.
+    pub peer_ratios: usize,
+    pub peer_ratios_overlapping: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +104,8 @@ pub struct Comparison {
     /// Keys recorded more than once in one run: the first record is compared, the rest listed here.
     pub duplicates: Vec<String>,
     pub flips: Vec<Flip>,
+    /// Paired ratios whose intervals in the two runs do not overlap (a/b, BASE and NEW).
+    pub ratio_disagreements: Vec<Flip>,
     pub agreement: Agreement,
     pub noise: f64,
     /// The reference loop's times in each run: how fast each machine was while it measured.
@@ -136,8 +146,16 @@ pub fn compare(base: &Run, new: &Run, noise: f64) -> Comparison {
     }
     let only_in_new = new_cells.keys().filter(|k| !base_cells.contains_key(*k)).map(CellKey::label).collect();
     changes.sort_by(|a, b| b.ratio.point.ln().abs().total_cmp(&a.ratio.point.ln().abs()).then(a.key.cmp(&b.key)));
-    let (flips, significant_pairs) = flips(&base_cells, &new_cells);
-    let agreement = Agreement { significant_pairs, ..agreement(&changes) };
+    let pairs = paired_ratios(&base_cells, &new_cells);
+    let agreement = Agreement {
+        significant_pairs: pairs.significant,
+        ratio_pairs: pairs.compared,
+        ratio_pairs_overlapping: pairs.overlapping,
+        peer_ratios: pairs.peer_compared,
+        peer_ratios_overlapping: pairs.peer_overlapping,
+        ..agreement(&changes)
+    };
+    let (flips, ratio_disagreements) = (pairs.flips, pairs.disagreements);
     let canary = (CanarySpread::of(&base.records), CanarySpread::of(&new.records));
     let machine_ids = (base.machine.id.clone(), new.machine.id.clone());
     Comparison {
@@ -147,6 +165,7 @@ pub fn compare(base: &Run, new: &Run, noise: f64) -> Comparison {
         unmeasured,
         duplicates,
         flips,
+        ratio_disagreements,
         agreement,
         noise,
         canary,
@@ -204,12 +223,24 @@ fn agreement(changes: &[CellChange]) -> Agreement {
     a
 }
 
-/// Pairs of contenders sampled in the same rounds in both runs whose paired ratio is
-/// significant in both, and those of them that point opposite ways; and the pair count.
-fn flips(base: &BTreeMap<CellKey, &Record>, new: &BTreeMap<CellKey, &Record>) -> (Vec<Flip>, usize) {
+/// What the paired ratios of two runs say: see [`paired_ratios`].
+#[derive(Default)]
+struct PairedRatios {
+    flips: Vec<Flip>,
+    significant: usize,
+    disagreements: Vec<Flip>,
+    compared: usize,
+    overlapping: usize,
+    peer_compared: usize,
+    peer_overlapping: usize,
+}
+
+/// Every pair of contenders sampled in the same rounds in both runs, by its paired ratio (docs/results.md, 6):
+/// those significant in both runs and those of them pointing opposite ways (flips), and those whose
+/// intervals in the two runs do not overlap (disagreements), counted apart for pairs against a peer.
+fn paired_ratios(base: &BTreeMap<CellKey, &Record>, new: &BTreeMap<CellKey, &Record>) -> PairedRatios {
     let base_cells: Vec<(&CellKey, &&Record)> = base.iter().filter(|(_, r)| r.status == Status::Ok).collect();
-    let mut flips = Vec::new();
-    let mut significant = 0;
+    let mut out = PairedRatios::default();
     for (i, (ka, ra)) in base_cells.iter().enumerate() {
         for (kb, rb) in &base_cells[i + 1..] {
             if !ra.shares_rounds_with(rb) {
@@ -225,6 +256,20 @@ fn flips(base: &BTreeMap<CellKey, &Record>, new: &BTreeMap<CellKey, &Record>) ->
             ) else {
                 continue;
             };
+            let pair = || Flip { a: (*ka).clone(), b: (*kb).clone(), base: before, new: after };
+            if let (Some(b_low), Some(b_high), Some(n_low), Some(n_high)) =
+                (before.low, before.high, after.low, after.high)
+            {
+                let overlap = b_low <= n_high && n_low <= b_high;
+                let against_peer = (ka.backend == PEERS) != (kb.backend == PEERS);
+                out.compared += 1;
+                out.overlapping += usize::from(overlap);
+                out.peer_compared += usize::from(against_peer);
+                out.peer_overlapping += usize::from(against_peer && overlap);
+                if !overlap {
+                    out.disagreements.push(pair());
+                }
+            }
             let direction = |e: &Estimate| {
                 if e.above(1.0) {
                     Some(1)
@@ -235,15 +280,18 @@ fn flips(base: &BTreeMap<CellKey, &Record>, new: &BTreeMap<CellKey, &Record>) ->
                 }
             };
             if let (Some(d0), Some(d1)) = (direction(&before), direction(&after)) {
-                significant += 1;
+                out.significant += 1;
                 if d0 != d1 {
-                    flips.push(Flip { a: (*ka).clone(), b: (*kb).clone(), base: before, new: after });
+                    out.flips.push(pair());
                 }
             }
         }
     }
-    (flips, significant)
+    out
 }
+
+/// The backend of the peer libraries (`dspbench-peers`).
+const PEERS: &str = "peers";
 
 /// `1.23 [1.20–1.26]`
 fn with_interval(e: &Estimate, digits: usize) -> String {
@@ -298,6 +346,15 @@ impl Comparison {
                 "speedups between contenders of one problem (paired by round): {} pairs significant in both runs, {} flipped direction",
                 a.significant_pairs,
                 self.flips.len()
+            ),
+            format!(
+                "the same ratios' 95% intervals overlap between the runs for {} of {} pairs ({} of {} against a peer \
+                 library){}",
+                a.ratio_pairs_overlapping,
+                a.ratio_pairs,
+                a.peer_ratios_overlapping,
+                a.peer_ratios,
+                if self.ratio_disagreements.is_empty() { "" } else { "; the others are listed below" }
             ),
         ];
         if let (Some(b), Some(n)) = &self.machine_ids {
@@ -371,6 +428,20 @@ impl Comparison {
                 for item in list.iter() {
                     out.push_str(&format!("{bullet}{item}\n"));
                 }
+            }
+        }
+        if !self.ratio_disagreements.is_empty() {
+            out.push_str(
+                "\nRatios whose intervals do not overlap between the runs (a/b paired by round, BASE → NEW):\n",
+            );
+            for f in &self.ratio_disagreements {
+                out.push_str(&format!(
+                    "{bullet}{} vs {}: {} → {}\n",
+                    f.a.label(),
+                    f.b.label(),
+                    with_interval(&f.base, 3),
+                    with_interval(&f.new, 3)
+                ));
             }
         }
         if !self.flips.is_empty() {
@@ -541,5 +612,36 @@ mod tests {
         assert!(c.flips[0].base.below(1.0) && c.flips[0].new.above(1.0));
         let same = compare(&run(pair(1.0, 1.5, 1)), &run(pair(1.0, 1.4, 3)), 0.02);
         assert_eq!((same.agreement.significant_pairs, same.flips.len()), (1, 0));
+    }
+
+    #[test]
+    fn ratios_are_checked_for_overlap_between_the_runs_and_against_peers_apart() {
+        // Group 0: ours at 1.0 against a peer at 1.5 in both runs (agrees); group 1: ours against
+        // another of ours, 1.0 against 1.5 then 1.0 against 1.2 (the ratio moved 25%, far beyond
+        // ±1% samples: disagrees).
+        let peer = |mut r: Record| {
+            r.backend = PEERS.into();
+            r
+        };
+        let cells = |b_ms: f64, seed: u64| {
+            vec![
+                record("ours", 1, 1.0, seed, 0),
+                peer(record("numpy-convolve", 1, 1.5, seed + 1, 0)),
+                record("ours", 2, 1.0, seed + 2, 1),
+                record("other", 2, b_ms, seed + 3, 1),
+            ]
+        };
+        let c = compare(&run(cells(1.5, 1)), &run(cells(1.2, 11)), 0.02);
+        let a = c.agreement;
+        assert_eq!((a.ratio_pairs, a.ratio_pairs_overlapping), (2, 1), "{a:?}");
+        assert_eq!((a.peer_ratios, a.peer_ratios_overlapping), (1, 1), "{a:?}");
+        assert_eq!(c.ratio_disagreements.len(), 1);
+        let d = &c.ratio_disagreements[0];
+        assert!([&d.a.variant, &d.b.variant] == [&"other".to_string(), &"ours".to_string()], "{d:?}");
+        let text = c.to_text();
+        assert!(text.contains("overlap between the runs for 1 of 2 pairs (1 of 1 against a peer"), "{text}");
+        assert!(text.contains("Ratios whose intervals do not overlap"), "{text}");
+        let same = compare(&run(cells(1.5, 1)), &run(cells(1.5, 11)), 0.02);
+        assert_eq!((same.agreement.ratio_pairs_overlapping, same.ratio_disagreements.len()), (2, 0));
     }
 }
