@@ -430,23 +430,13 @@ impl Comparison {
                 }
             }
         }
-        if !self.ratio_disagreements.is_empty() {
-            out.push_str(
-                "\nRatios whose intervals do not overlap between the runs (a/b paired by round, BASE → NEW):\n",
-            );
-            for f in &self.ratio_disagreements {
-                out.push_str(&format!(
-                    "{bullet}{} vs {}: {} → {}\n",
-                    f.a.label(),
-                    f.b.label(),
-                    with_interval(&f.base, 3),
-                    with_interval(&f.new, 3)
-                ));
-            }
-        }
-        if !self.flips.is_empty() {
-            out.push_str("\nSpeedups that flipped direction (a/b paired by round, BASE → NEW):\n");
-            for f in &self.flips {
+        let pairs = [
+            ("Ratios whose intervals do not overlap between the runs", &self.ratio_disagreements),
+            ("Speedups that flipped direction", &self.flips),
+        ];
+        for (what, list) in pairs.into_iter().filter(|(_, list)| !list.is_empty()) {
+            out.push_str(&format!("\n{what} (a/b paired by round, BASE → NEW):\n"));
+            for f in list {
                 out.push_str(&format!(
                     "{bullet}{} vs {}: {} → {}\n",
                     f.a.label(),
