@@ -1,15 +1,16 @@
 //! Where a plan's buffers land in device memory, changed from one plan to the next.
 //!
-//! A short kernel's time depends on where its buffers and tables fall: an H100 has two L2
-//! partitions, and a line in the far one costs more latency. The stream-ordered pool hands a
-//! cell the same addresses in every pass (the same allocations follow the same frees), so a
-//! cell's passes all measure one placement and agree to ±0.3%, while another cell of the same
-//! kernel, planned after other allocations, measures another: fft `mixed-radix` 1000 x 64 took
-//! 2.305 µs in two cells and 2.472 µs in two others of one run, kernel and launch identical
-//! (docs/findings.md, "Placement"). Every plan therefore allocates a spacer first, of a size
-//! drawn afresh for each plan, and keeps it as long as the plan: the passes of a run then sample
-//! several placements, and a cell's interval covers what placement does, as two runs would see
-//! it (Curtsinger and Berger, STABILIZER, ASPLOS 2013, randomise layout for the same reason).
+//! A short kernel's time depends on where its buffers and tables fall (a likely reason: an
+//! H100's L2 is two partitions, and a line in the far one costs more latency; only the effect is
+//! measured here). The stream-ordered pool hands a cell the same addresses in every pass (the
+//! same allocations follow the same frees), so a cell's passes all measure one placement and
+//! agree to 0.1%, while another cell of the same kernel, planned after other allocations,
+//! measures another: fft `mixed-radix` 1000 x 64 took 2.305 µs in two cells and 2.472 µs in two
+//! others of one run, kernel and launch identical (docs/results.md, 11). Every plan therefore
+//! allocates a spacer first, of a size drawn afresh for each plan, and keeps it as long as the
+//! plan: the passes of a run then sample several placements, and a cell's interval covers what
+//! placement does, as two runs would see it (Curtsinger and Berger, STABILIZER, ASPLOS 2013,
+//! randomise memory layout for the same reason).
 
 use crate::context::Gpu;
 use crate::memory::alloc;
