@@ -312,19 +312,6 @@ where
         // The R inputs of this p, and its R outputs, each `vectors` long: no bounds checks below.
         let inputs: [&[S::c32s]; R] = std::array::from_fn(|j| &src[(p + j * n_sub) * vectors..][..vectors]);
         let outputs = split::<S::c32s, R>(out, vectors);
-        if p == 0 {
-            // w^0 = 1: the whole last pass (n' = 1) and the first butterfly of every other pass
-            // skip the multiplications. 64 x 1024 points, one thread, AVX2 (the 2-core VM's host
-            // of 2026-11-25 evening): rustfft's time over ours 0.861 and 0.817 before, 0.877 and
-            // 0.847 after (two runs each, paired by round), 0.834-0.855 in three more.
-            for q in 0..vectors {
-                let y = Radix::dft(simd, std::array::from_fn(|j| inputs[j][q]));
-                for k in 0..R {
-                    outputs[k][q] = y[k];
-                }
-            }
-            continue;
-        }
         for q in 0..vectors {
             let y = Radix::dft(simd, std::array::from_fn(|j| inputs[j][q]));
             outputs[0][q] = y[0];
