@@ -40,21 +40,24 @@ inline float2 w16(int q) {
                 V[(BASE) + j_] = t_;                                                          \
             }                                                                                 \
         }                                                                                     \
+        /* Every loop has a constant trip count (R / 2 butterflies a stage, not loops bounded   \
+           by the stage) so that every index into V folds to a constant once unrolled: with     \
+           nested loops bounded by the stage NVIDIA's OpenCL kept V in a stack frame. */        \
         _Pragma("unroll") for (int s_ = 0; s_ < (LOG_R); ++s_) {                              \
             const int h_ = 1 << s_;                                                           \
-            _Pragma("unroll") for (int g_ = 0; g_ < (R); g_ += 2 * h_) {                      \
-                _Pragma("unroll") for (int p_ = 0; p_ < h_; ++p_) {                           \
-                    const int q_ = p_ * (8 / h_); /* W_{2h}^p = W_16^{p 16 / 2h} */           \
-                    float2 b_ = V[(BASE) + g_ + p_ + h_];                                     \
-                    if (q_ == 4) {                                                            \
-                        b_ = (float2)(-SIGN * b_.y, SIGN * b_.x);                             \
-                    } else if (q_ != 0) {                                                     \
-                        b_ = cmul(b_, w16(q_));                                               \
-                    }                                                                         \
-                    const float2 a_ = V[(BASE) + g_ + p_];                                    \
-                    V[(BASE) + g_ + p_] = a_ + b_;                                            \
-                    V[(BASE) + g_ + p_ + h_] = a_ - b_;                                       \
+            _Pragma("unroll") for (int b_ = 0; b_ < (R) / 2; ++b_) {                          \
+                const int p_ = b_ % h_;                                                       \
+                const int t_ = (b_ / h_) * 2 * h_ + p_;                                       \
+                const int q_ = p_ * (8 / h_); /* W_{2h}^p = W_16^{p 16 / 2h} */               \
+                float2 b2_ = V[(BASE) + t_ + h_];                                             \
+                if (q_ == 4) {                                                                \
+                    b2_ = (float2)(-SIGN * b2_.y, SIGN * b2_.x);                              \
+                } else if (q_ != 0) {                                                         \
+                    b2_ = cmul(b2_, w16(q_));                                                 \
                 }                                                                             \
+                const float2 a_ = V[(BASE) + t_];                                             \
+                V[(BASE) + t_] = a_ + b2_;                                                    \
+                V[(BASE) + t_ + h_] = a_ - b2_;                                               \
             }                                                                                 \
         }                                                                                     \
     } while (0)

@@ -3,19 +3,16 @@
 // defines); it also serves conv1d `fft` here, forward and, built with -DINVERSE, inverse.
 //
 // Two kernels. Without REGISTERS, this file's: a tile staged in local memory as float2, general
-// strides and the four-step twiddle; fft `stockham` runs it by default and for the four-step
-// launches, conv1d `fft` for every launch. With REGISTERS defined, fft_stockham_registers.h's,
-// which fft `stockham` runs for contiguous batches of up to 8192 points when asked (`path:
-// registers`; one launch, 8192 with the split exchange, 36 KiB of local memory), and by default
-// on NVIDIA for small batches of up to 2048 points: the same passes with a work-item's points in
-// registers from the global load to the global store, exchanged through local memory between
-// passes. Not the default for large batches: on an H100 through NVIDIA's OpenCL (2^24 points a
-// batch, kernel ms) it is twice as slow as this file's kernel (256 x 65536 0.265 against 0.132,
-// 1024 x 16384 0.300 against 0.159, 4096 x 4096 0.363 against 0.199; CUDA's register kernel
-// 0.092), with NVIDIA's register cap or without: the driver gives it 48 to 64 registers, but
-// keeps the 16 points a work-item in stack memory (a 128-byte stack frame; none at 8 a
-// work-item), and runs it 256 work-items a group at most (so neither 8192 points nor 8 a
-// work-item from 4096 points launch).
+// strides and the four-step twiddle; fft `stockham` runs it for the four-step launches and for
+// contiguous batches the register kernel does not take, conv1d `fft` for every launch. With
+// REGISTERS defined, fft_stockham_registers.h's, which fft `stockham` runs for contiguous
+// batches of up to 8192 points when asked (`path: registers`; 8192 with the split exchange, 36
+// KiB of local memory) and by default on NVIDIA up to 4096 points: the same passes with a
+// work-item's points in registers from the global load to the global store, exchanged through
+// local memory between passes. On an H100 through NVIDIA's OpenCL (2^24 points a batch, kernel
+// ms, one run) it takes 1024 x 16384 in 0.0922 ms and 4096 x 4096 in 0.0922 (this file's kernel
+// 0.101 and 0.0976; CUDA's register kernel 0.0910 and 0.0911). NVIDIA's OpenCL runs it 256
+// work-items a group at most, so 8192 points (512) do not launch there.
 // The rest of this comment is about this file's kernel.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched (INVERSE: exp(+...)).

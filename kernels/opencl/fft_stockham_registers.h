@@ -22,8 +22,9 @@
 // Bank conflicts: each exchange pads indices for the pass that writes it (PAD_X), so that its
 // stores (Ns = 1: stride R; 1 < Ns < a row: runs of Ns, R Ns apart) and the next pass's loads
 // (consecutive) both hit distinct banks, every address a per-work-item base plus constants.
-// Measured: see fft_stockham.cl's header (twice as slow as it on NVIDIA's OpenCL for large
-// batches: v[] in stack memory at 16 points a work-item, whatever the register cap).
+// Measured: see fft_stockham.cl's header (level with CUDA's twin on NVIDIA's OpenCL since the
+// DFT's loops have constant trip counts, fft_dft.h; before, v[] sat in a stack frame and large
+// batches ran twice as slow).
 //
 // Entry:   fft_stockham_registers(in, out, columns_per_batch, in_stride, in_dist, out_stride,
 //                                 out_dist, batch_dist, twiddle_n, total_columns)

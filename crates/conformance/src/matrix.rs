@@ -38,7 +38,7 @@ pub fn edge_problems(workload: Workload) -> Vec<Problem> {
             })
             .collect(),
         Workload::Fft => {
-            let powers = [1, 2, 4, 8, 32, 1024, 4096, 65536];
+            let powers = [1, 2, 4, 8, 32, 1024, 4096, 32768, 65536];
             // Sizes of factors 2, 3, 5 and 7 (the mixed-radix variants' domain: one factor,
             // all of them, a large odd one, and the sizes named by the roofline issue) and
             // sizes with a larger prime factor, which every variant here refuses or runs.

@@ -153,6 +153,25 @@ fn box_filter_fast_agrees_with_the_reference_inside_large_images_too() {
     }
 }
 
+/// The matrix's 2^15-point batches (1 and 3) take the four-step's two launches; batches of two
+/// transforms an SM take the folded launch (fft_stockham.rs, `folds`), checked here with a batch
+/// past that for any GPU of up to 300 SMs, and the four-step at the same batch beside it.
+#[test]
+fn stockham_folds_large_batches_of_2_to_the_15_points_and_agrees_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::Fft, "stockham").unwrap();
+    let problem = Problem::Fft { size: 1 << 15, batch: 600 };
+    for (tunables, folded) in [(Params::new(), true), (Params::new().with("first_len", 128usize), false)] {
+        let request = PlanRequest { problem, variant: "stockham", tunables: &tunables, device: 0 };
+        let defines = backend().plan(&request).unwrap().exec_info().details["defines"].clone();
+        assert_eq!(defines.contains("-DFOLD=1"), folded, "{tunables:?}: {defines}");
+        let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+    }
+}
+
 #[test]
 fn availability_is_a_reason_or_described_devices_never_a_panic() {
     match backend().availability() {

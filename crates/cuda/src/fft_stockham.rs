@@ -53,13 +53,31 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
 /// H100, register kernel: 2^24 x 1 as 4096 x 4096 0.246 ms, 2048 x 8192 0.45 to 0.54 (two
 /// 8192-point columns a block: 16 bytes of every row); shared kernel at 16 x 2^20: 1024 x 1024
 /// 0.263 ms, 64 x 16384 0.548).
-pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>) -> Vec<Layout> {
+///
+/// With `fold`, twice a block's points (2^15) is one launch of two blocks a transform, each
+/// folding the input's halves into its column of the four-step's second step (Layout::halves):
+/// the split's intermediate is never written, the second read of every point comes mostly from
+/// L2. See [`folds`] for when.
+pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>, fold: bool) -> Vec<Layout> {
     let lg = size.trailing_zeros();
     if size <= BLOCK_POINTS && first_len.is_none() {
         return vec![Layout::contiguous(size, batch)];
     }
+    if size == 2 * BLOCK_POINTS && first_len.is_none() && fold {
+        return vec![Layout::halves(BLOCK_POINTS, batch)];
+    }
     let n1 = first_len.unwrap_or(1usize << (lg / 2));
     Layout::four_step(n1, size / n1, batch).to_vec()
+}
+
+/// Whether a 2^15-point batch takes the folded launch (see [`passes`]): not on `path: shared`,
+/// whose kernel has no fold, and only for batches of at least two transforms an SM. Its grid is
+/// two 1024-thread blocks a transform, one block an SM, so smaller batches leave SMs idle and
+/// run faster as the four-step's two launches of many small blocks. H100, kernel ms, folded /
+/// four-step (128 x 256) / cuFFT: batch 1 0.0153 / 0.0050 / 0.0058; 66 0.0236 / 0.0207 /
+/// 0.0265; 132 0.0493 / 0.0472 / 0.0418; 264 0.0933 / 0.0971 / 0.0831; 512 0.172 / 0.184 / 0.160.
+pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>) -> bool {
+    path != Some(Path::Shared) && batch >= 2 * sms as usize
 }
 
 /// Transforms per block for `pass`: when the pass is strided, 4096 points' worth and at least
@@ -142,6 +160,8 @@ pub(crate) fn path_for(pass: &Layout, columns: usize, threads: u32, asked: Optio
     };
     let wide = !four_step(pass) || columns >= STRIDED_COLUMNS;
     match asked {
+        // The fold reads two tiles a block: nothing to stage them in.
+        _ if pass.fold => Path::Registers,
         Some(Path::Pipelined) if !staged => Path::Registers,
         Some(p) => p,
         None if staged && wide && threads as usize == MAX_THREADS => Path::Pipelined,
@@ -228,8 +248,8 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     }
     let mut modules = Vec::new();
     let mut launches = Vec::new();
-    for pass in passes(size, batch, first_len) {
-        let sms = ctx.gpu.facts.limits.sms;
+    let sms = ctx.gpu.facts.limits.sms;
+    for pass in passes(size, batch, first_len, folds(batch, sms, asked_path)) {
         let columns = columns_per_block(&pass, sms, strided_columns);
         let per_thread = asked_per_thread.unwrap_or_else(|| points_per_thread(&pass, sms));
         let block = (threads(pass.log2_len(), columns, per_thread), 1);
@@ -264,7 +284,8 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
                     .set("STRIDED", 1)
                     .set("IN_COLS", u32::from(pass.in_stride != 1))
                     .set("OUT_COLS", u32::from(pass.out_stride != 1))
-                    .set("TWIDDLE", u32::from(pass.twiddle_n != 0));
+                    .set("TWIDDLE", u32::from(pass.twiddle_n != 0))
+                    .set("FOLD", u32::from(pass.fold));
             }
             let shared = register_shared_bytes(columns * pass.len, skew, path, split);
             if shared > max_shared {
@@ -365,12 +386,12 @@ mod tests {
 
     #[test]
     fn small_sizes_take_one_pass_and_large_ones_two_that_multiply_to_the_size() {
-        assert_eq!(passes(1024, 64, None).len(), 1);
-        assert_eq!(passes(4096, 1, None)[0].total_columns, 1);
-        assert_eq!(passes(16384, 1, None).len(), 1);
+        assert_eq!(passes(1024, 64, None, true).len(), 1);
+        assert_eq!(passes(4096, 1, None, true)[0].total_columns, 1);
+        assert_eq!(passes(16384, 1, None, true).len(), 1);
         for lg in 15..=MAX_LOG2 {
             let size = 1usize << lg;
-            let p = passes(size, 3, None);
+            let p = passes(size, 3, None, false);
             assert_eq!(p.len(), 2);
             assert_eq!(1usize << (p[0].log2_len() + p[1].log2_len()), size);
             assert!(p.iter().all(|p| (1usize << p.log2_len()) <= BLOCK_POINTS));
@@ -388,11 +409,29 @@ mod tests {
     }
 
     #[test]
+    fn twice_a_blocks_points_is_one_folded_launch_of_two_columns_a_transform_but_on_the_shared_path() {
+        let sms = 132;
+        let [pass] = passes(1 << 15, 3, None, true)[..] else { panic!("one launch") };
+        assert_eq!(pass, Layout::halves(BLOCK_POINTS, 3));
+        assert_eq!((pass.total_columns, columns_per_block(&pass, sms, None)), (6, 1));
+        assert_eq!(threads(pass.log2_len(), 1, points_per_thread(&pass, sms)), 1024);
+        assert_eq!(path_for(&pass, 1, 1024, None), Path::Registers);
+        assert_eq!(path_for(&pass, 1, 1024, Some(Path::Pipelined)), Path::Registers);
+        // Unfolded: asked for by `first_len` or by the shared path.
+        assert_eq!(passes(1 << 15, 3, Some(128), true).len(), 2);
+        assert_eq!(passes(1 << 15, 3, None, false).len(), 2);
+        assert_eq!(passes(1 << 16, 3, None, true).len(), 2);
+        // Only batches of two transforms an SM fold, and never on the shared path.
+        assert!(!folds(263, 132, None) && folds(264, 132, None) && folds(264, 132, Some(Path::Registers)));
+        assert!(!folds(4096, 132, Some(Path::Shared)));
+    }
+
+    #[test]
     fn blocks_hold_at_most_16384_points_and_1024_threads_and_small_batches_spread_out() {
         let sms = 132;
         for lg in 0..=14 {
             for batch in [1, 3, 64, 16384] {
-                let pass = passes(1 << lg, batch, None)[0];
+                let pass = passes(1 << lg, batch, None, true)[0];
                 let columns = columns_per_block(&pass, sms, None);
                 assert!(columns.is_power_of_two() && columns << lg <= BLOCK_POINTS, "{lg} {batch}");
                 assert!(columns == 1 || columns << lg <= MULTI_COLUMN_POINTS, "{lg} {batch}");
@@ -400,34 +439,34 @@ mod tests {
                 assert!(threads(lg, columns, per_thread) as usize <= MAX_THREADS, "{lg} {batch}");
             }
         }
-        assert_eq!(columns_per_block(&passes(1024, 64, None)[0], sms, None), 1);
-        assert_eq!(columns_per_block(&passes(1024, 16384, None)[0], sms, None), 4);
+        assert_eq!(columns_per_block(&passes(1024, 64, None, true)[0], sms, None), 1);
+        assert_eq!(columns_per_block(&passes(1024, 16384, None, true)[0], sms, None), 4);
         assert_eq!(threads(10, 4, 16), 256);
         assert_eq!(threads(2, 8, 16), 8);
         // Small batches: radix 8, twice the threads.
-        assert_eq!(points_per_thread(&passes(1024, 64, None)[0], sms), 8);
-        assert_eq!(points_per_thread(&passes(1024, 16384, None)[0], sms), 16);
+        assert_eq!(points_per_thread(&passes(1024, 64, None, true)[0], sms), 8);
+        assert_eq!(points_per_thread(&passes(1024, 16384, None, true)[0], sms), 16);
         assert_eq!(threads(10, 1, 8), 128);
         // Strided passes of a four-step transform keep whole blocks of columns.
         // The first_len tunable moves the split, the product staying the size.
-        let split = passes(1 << 20, 16, Some(256));
+        let split = passes(1 << 20, 16, Some(256), true);
         assert_eq!((split[0].log2_len(), split[1].log2_len()), (8, 12));
         assert_eq!((split[0].total_columns, split[1].total_columns), (16 * 4096, 16 * 256));
-        let four_step = passes(1 << 20, 1, None);
+        let four_step = passes(1 << 20, 1, None, true);
         assert_eq!((four_step[0].log2_len(), four_step[1].log2_len()), (10, 10));
         assert_eq!(columns_per_block(&four_step[0], sms, None), 8);
         assert_eq!(columns_per_block(&four_step[1], sms, None), 8);
         assert_eq!(columns_per_block(&four_step[1], sms, Some(16)), 16);
-        let largest_split = passes(1 << 24, 1, None);
+        let largest_split = passes(1 << 24, 1, None, true);
         assert_eq!(columns_per_block(&largest_split[0], sms, None), 4);
-        assert_eq!(columns_per_block(&passes(1 << 22, 1, None)[0], sms, None), 8);
+        assert_eq!(columns_per_block(&passes(1 << 22, 1, None, true)[0], sms, None), 8);
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
-        assert_eq!(points_per_thread(&passes(1 << 18, 64, None)[1], sms), 8);
+        assert_eq!(points_per_thread(&passes(1 << 18, 64, None, true)[1], sms), 8);
         // Contiguous batches take the register kernel, pipelined when a block fills an SM.
-        let one = passes(16384, 1024, None)[0];
+        let one = passes(16384, 1024, None, true)[0];
         assert_eq!(path_for(&one, 1, threads(14, 1, 16), None), Path::Pipelined);
-        assert_eq!(path_for(&passes(8192, 2048, None)[0], 1, threads(13, 1, 16), None), Path::Registers);
-        assert_eq!(path_for(&passes(1, 8, None)[0], 8, 1, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&passes(8192, 2048, None, true)[0], 1, threads(13, 1, 16), None), Path::Registers);
+        assert_eq!(path_for(&passes(1, 8, None, true)[0], 8, 1, Some(Path::Pipelined)), Path::Registers);
         assert_eq!(path_for(&one, 1, 1024, Some(Path::Shared)), Path::Shared);
         // Four-step passes take the register kernel too, pipelined where blocks fill an SM and
         // two adjacent columns of a strided input make the copy's 16 bytes.
@@ -435,12 +474,12 @@ mod tests {
         assert_eq!(path_for(&four_step[1], 4, 256, Some(Path::Shared)), Path::Shared);
         assert_eq!(path_for(&largest_split[0], 4, 1024, None), Path::Registers);
         assert_eq!(path_for(&largest_split[1], 4, 1024, Some(Path::Pipelined)), Path::Pipelined);
-        let split_22 = passes(1 << 22, 4, None);
+        let split_22 = passes(1 << 22, 4, None, true);
         assert_eq!(columns_per_block(&split_22[0], sms, None), 8);
         assert_eq!(path_for(&split_22[0], 8, 1024, None), Path::Pipelined);
         assert_eq!(path_for(&split_22[1], 8, 1024, None), Path::Pipelined);
         assert_eq!(path_for(&largest_split[0], 1, 256, Some(Path::Pipelined)), Path::Registers);
-        let narrow = passes(1 << 15, 1, Some(1 << 14))[0]; // 2 columns a transform
+        let narrow = passes(1 << 15, 1, Some(1 << 14), true)[0]; // 2 columns a transform
         assert_eq!(path_for(&narrow, 4, 1024, Some(Path::Pipelined)), Path::Registers);
         // The exchange is whole but for 16384-point tiles (where pipelined, whole does not fit).
         let most = Limits::H100.max_shared_per_block;
@@ -457,7 +496,7 @@ mod tests {
         assert!(!split_exchange(None, 8192, 0, Path::Pipelined, most));
         assert!(split_exchange(Some(true), 4096, 0, Path::Registers, most));
         // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
-        let largest = passes(16384, 1, None)[0];
+        let largest = passes(16384, 1, None, true)[0];
         assert_eq!(points_per_thread(&largest, sms), 16);
         assert_eq!(threads(14, 1, 16), 1024);
         assert_eq!(8 * pitch(14), 139_272);

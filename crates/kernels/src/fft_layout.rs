@@ -3,7 +3,8 @@
 //! transforms ("columns") of `len` points; column g is transform c = g % columns_per_batch of
 //! batch b = g / columns_per_batch, its point i at in[b batch_dist + c in_dist + i in_stride]
 //! and out[b batch_dist + c out_dist + i out_stride]; twiddle_n = N applies the four-step
-//! twiddle W_N^{c i} on load, 0 none.
+//! twiddle W_N^{c i} on load, 0 none. `fold` (a compile-time define, not an argument) adds the
+//! point `len` further on, or subtracts it in odd columns, as it loads (see `halves`).
 
 /// One launch's layout (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,6 +18,9 @@ pub struct Layout {
     pub batch_dist: usize,
     pub twiddle_n: usize,
     pub total_columns: usize,
+    /// Column c of a transform loads x[i] + (-1)^c x[i + len]: the first step of a four-step
+    /// split with N1 = 2 fused into the second (see `halves`).
+    pub fold: bool,
 }
 
 impl Layout {
@@ -32,6 +36,7 @@ impl Layout {
             batch_dist: len,
             twiddle_n: 0,
             total_columns: batch,
+            fold: false,
         }
     }
 
@@ -52,6 +57,7 @@ impl Layout {
                 batch_dist: size,
                 twiddle_n: 0,
                 total_columns: batch * n2,
+                fold: false,
             },
             Layout {
                 len: n2,
@@ -63,8 +69,29 @@ impl Layout {
                 batch_dist: size,
                 twiddle_n: size,
                 total_columns: batch * n1,
+                fold: false,
             },
         ]
+    }
+
+    /// `batch` transforms of N = 2 `half` points in one launch: the four-step split with N1 = 2,
+    /// its first step (one butterfly over the two halves) fused into the loads of the second.
+    /// Column k1 of a transform (two per transform) loads x[n2] + (-1)^k1 x[n2 + half], so both
+    /// read the whole input (in_dist 0), applies W_N^{n2 k1} and writes X[k1 + 2 k2].
+    pub fn halves(half: usize, batch: usize) -> Layout {
+        let size = 2 * half;
+        Layout {
+            len: half,
+            columns_per_batch: 2,
+            in_stride: 1,
+            in_dist: 0,
+            out_stride: 2,
+            out_dist: 1,
+            batch_dist: size,
+            twiddle_n: size,
+            total_columns: 2 * batch,
+            fold: true,
+        }
     }
 
     /// Whether either side of the launch is strided (its columns' points not contiguous).
@@ -113,5 +140,50 @@ mod tests {
         }
         assert!(seen.iter().all(|&n| n == 1));
         assert_eq!(second.args()[6], 256);
+    }
+
+    /// The fused split computes X[k1 + 2 k2] = sum_n2 (x[n2] + (-1)^k1 x[n2 + N2]) W_N^{n2 k1}
+    /// W_N2^{n2 k2}: checked here against the DFT's definition in f64, with every output written
+    /// once.
+    #[test]
+    fn the_halves_layout_is_the_dft_and_writes_every_output_once() {
+        let (half, batch) = (8usize, 2usize);
+        let layout = Layout::halves(half, batch);
+        let n = 2 * half;
+        let x: Vec<(f64, f64)> = (0..batch * n).map(|i| ((i as f64).sin(), (3.0 * i as f64).cos())).collect();
+        let cis =
+            |turns: f64| ((2.0 * std::f64::consts::PI * turns).cos(), -(2.0 * std::f64::consts::PI * turns).sin());
+        let mul = |a: (f64, f64), b: (f64, f64)| (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0);
+        let mut out = vec![None; batch * n];
+        for g in 0..layout.total_columns {
+            let (b, c) = (g / layout.columns_per_batch, g % layout.columns_per_batch);
+            let base = b * layout.batch_dist + c * layout.in_dist;
+            let sign = if layout.fold && c % 2 == 1 { -1.0 } else { 1.0 };
+            let column: Vec<(f64, f64)> = (0..layout.len)
+                .map(|i| {
+                    let (p, q) = (x[base + i], x[base + i + layout.len]);
+                    let folded = (p.0 + sign * q.0, p.1 + sign * q.1);
+                    mul(folded, cis((c * i) as f64 / layout.twiddle_n as f64))
+                })
+                .collect();
+            for k in 0..layout.len {
+                let sum = column.iter().enumerate().fold((0.0, 0.0), |s, (i, &v)| {
+                    let t = mul(v, cis((i * k) as f64 / layout.len as f64));
+                    (s.0 + t.0, s.1 + t.1)
+                });
+                let at = b * layout.batch_dist + c * layout.out_dist + k * layout.out_stride;
+                assert!(out[at].replace(sum).is_none(), "output {at} written twice");
+            }
+        }
+        for b in 0..batch {
+            for k in 0..n {
+                let dft = (0..n).fold((0.0, 0.0), |s, i| {
+                    let t = mul(x[b * n + i], cis((i * k) as f64 / n as f64));
+                    (s.0 + t.0, s.1 + t.1)
+                });
+                let got = out[b * n + k].unwrap();
+                assert!((got.0 - dft.0).abs() < 1e-9 && (got.1 - dft.1).abs() < 1e-9, "{b} {k}: {got:?} {dft:?}");
+            }
+        }
     }
 }

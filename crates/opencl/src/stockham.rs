@@ -2,8 +2,8 @@
 //! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
 //! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs its
 //! contiguous batches of up to 8192 points in one launch of the register kernel
-//! (fft_stockham_registers.h) when asked ([`Path`]), and by default on NVIDIA for small batches
-//! ([`registers_by_default`]; large batches run twice as slow on it there, see fft_stockham.cl).
+//! (fft_stockham_registers.h) when asked ([`Path`]), and by default on NVIDIA up to 4096 points
+//! ([`registers_by_default`]).
 
 use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
@@ -145,16 +145,18 @@ pub(crate) fn transform_with(
     transform(plan, size, batch, input, output, Direction::Forward)
 }
 
-/// Whether fft `stockham` takes the register kernel without being asked: only where it measured
-/// faster, on NVIDIA's platform, for batches too small to give every compute unit two groups, of
-/// up to 2048 points (8 a work-item, 256 work-items a group at most: the most NVIDIA's OpenCL
-/// runs this kernel). H100, 1024 x 64: 0.0043 ms against 0.0081. Its large batches are twice as
-/// slow as the shared kernel's there, whatever the register cap: NVIDIA's compiler gives it 48 to
-/// 64 registers and keeps the 16 points a work-item in stack memory (a 128-byte stack frame;
-/// none at 8 a work-item). Elsewhere (PoCL) not measured.
+/// Whether fft `stockham` takes the register kernel without being asked: on NVIDIA's platform,
+/// where it measured faster or level, for transforms up to 4096 points (16 a work-item, 256
+/// work-items a group: the most NVIDIA's OpenCL runs this kernel) and, in batches too small to
+/// give every compute unit two groups, up to 2048 (8 a work-item). H100, same run, registers
+/// against shared: 1024 x 16384 0.0935 ms against 0.101, 4096 x 4096 0.0934 against 0.0977, 256 x
+/// 65536 0.0944 against 0.0943 (CUDA's twin: 0.0918, 0.0916, 0.0922); 1024 x 64 0.0043 against
+/// 0.0081. (Until the DFT's loops had constant trip counts, fft_dft.h, NVIDIA's compiler kept its
+/// points in a stack frame and large batches ran twice as slow on it.) Elsewhere (PoCL) not
+/// measured.
 fn registers_by_default(device: &Device, size: usize, batch: usize) -> bool {
     let small = batch < 2 * device.limits.compute_units;
-    device.is_nvidia() && small && size <= 2048
+    device.is_nvidia() && size <= if small { 2048 } else { 4096 }
 }
 
 /// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile and an eighth of
