@@ -57,6 +57,12 @@
 //     runs as adjacent blocks), instead of written to and read back from a scratch buffer. H100,
 //     2^15 x 512: 0.172 ms, the four-step's two launches 0.184 (cuFFT 0.160); one 1024-thread
 //     block an SM and no copy-ahead (two tiles would not fit), so small batches do not fold.
+//     FOLD = 2 folds across a cluster of two blocks instead (sm_90), pipelined: each block
+//     copies only its own half into its stage (the copy-ahead of the next tile, as PIPELINE
+//     below) and reads the other block's from distributed shared memory (fold_across_cluster),
+//     so every point is read from global memory once and the reads overlap the passes. It
+//     measured slower than FOLD = 1 (H100, 2^15 x 512: 0.202 ms against 0.172; two cluster
+//     barriers a tile and the remote reads), so it runs only when asked (`fold: cluster`).
 //   - PIPELINE = 1 stages the next tile with 16-byte copies too: two adjacent columns' point i
 //     (stored point-major, so the column-first first pass reads consecutive addresses) or two
 //     points of one contiguous column; the host needs COLUMNS even and within a transform.
@@ -81,8 +87,9 @@
 //          POINTS_PER_THREAD (8, 16), SPLIT (0, 1), PIPELINE (0, 1; 1 needs L >= 2, and with
 //          IN_COLS an even COLUMNS of one transform's adjacent columns); STRIDED (0 or absent,
 //          1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, in_stride / out_stride
-//          != 1) and TWIDDLE (0, 1: twiddle_n != 0); FOLD (0 or absent, 1: with STRIDED, TWIDDLE,
-//          IN_COLS 0 and PIPELINE 0; in_dist 0 and columns_per_batch 2, see Layout::halves).
+//          != 1) and TWIDDLE (0, 1: twiddle_n != 0); FOLD (0 or absent, 1 or 2: with STRIDED,
+//          TWIDDLE, IN_COLS 0, PIPELINE 0 and COLUMNS 1; in_dist 0 and columns_per_batch 2, see
+//          Layout::halves; 2 needs sm_90, PIPELINE 1, in_dist L and an even grid).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -109,8 +116,8 @@
 #ifndef FOLD
 #define FOLD 0
 #endif
-#if FOLD && (!STRIDED || IN_COLS || !TWIDDLE || PIPELINE)
-#error "FOLD reads both halves of a contiguous input (STRIDED, IN_COLS 0), applies the twiddle and stages nothing"
+#if FOLD && (!STRIDED || IN_COLS || !TWIDDLE || COLUMNS != 1 || PIPELINE != (FOLD == 2))
+#error "FOLD: a contiguous input (STRIDED, IN_COLS 0), one column a block, the twiddle; 1 stages nothing, 2 is pipelined"
 #endif
 #if STRIDED && PIPELINE && IN_COLS && COLUMNS % 2 != 0
 #error "the copy-ahead of strided columns moves two adjacent columns at a time"
@@ -380,7 +387,7 @@ __device__ __forceinline__ void load_strided(const float2* __restrict__ in, int 
         const float2* src = in + (valid ? column_base(g, cpb_log2, in_dist, batch_dist) + j * in_stride : 0);
 #pragma unroll
         for (int r = 0; r < R0; ++r) {
-#if FOLD
+#if FOLD == 1
             // Column k1 = g % 2 of a transform of 2L points takes x[i] + (-1)^k1 x[i + L].
             const float2 a = valid ? src[r * J] : make_float2(0.0f, 0.0f);
             const float2 b = valid ? src[r * J + L] : make_float2(0.0f, 0.0f);
@@ -391,6 +398,49 @@ __device__ __forceinline__ void load_strided(const float2* __restrict__ in, int 
         }
     }
 }
+
+#if FOLD == 2
+// The cluster's two blocks are the two columns of one transform (cluster rank = g % 2: grid and
+// cluster both along x, the persistent grid even). Each has copied its own half x[i + k1 L] into
+// its stage (in_dist = L) and loaded its operands from there; after a cluster barrier it reads
+// the other block's stage at the same points through distributed shared memory and folds:
+// x[i] + x[i + L] in block 0, x[i] - x[i + L] in block 1. A second cluster barrier keeps either
+// stage from taking its next tile before the other block has read it.
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// `p` (this block's shared memory) in the other block of the cluster of two, as a generic address.
+__device__ __forceinline__ const float2* in_other_block(const float2* p)
+{
+    unsigned rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    unsigned long long q;
+    asm("mapa.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "r"(rank ^ 1u));
+    return reinterpret_cast<const float2*>(q);
+}
+
+__device__ __forceinline__ void fold_across_cluster(const float2* stage, int tile, float2 (&v)[PPT])
+{
+    constexpr int J = L / R0;
+    cluster_sync();  // the other block's stage holds its half
+    const float2* other = in_other_block(stage);
+    const bool second = (tile & 1) != 0;
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            const float2 o = other[j + r * J];
+            float2& m = v[it * R0 + r];
+            m = second ? make_float2(o.x - m.x, o.y - m.y) : make_float2(m.x + o.x, m.y + o.y);
+        }
+    }
+    cluster_sync();  // both stages read: each may take its next tile
+}
+#endif
 
 // With TWIDDLE, the first-pass operands (point i = j + r J of column g) times W_N^{cc i}
 // (N = twiddle_n, cc = g % cpb, the column within its transform).
@@ -518,7 +568,13 @@ typedef float2 Exchanged;
 // block of 512 threads an SM.
 #define MIN_BLOCKS (THREADS >= 32 ? 1024 / THREADS : 32)
 
-extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+#if FOLD == 2
+#define CLUSTER_ATTR __cluster_dims__(2, 1, 1)
+#else
+#define CLUSTER_ATTR
+#endif
+
+extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) CLUSTER_ATTR
     fft_stockham_registers(const float2* __restrict__ in, float2* __restrict__ out, int columns_per_batch,
                            int in_stride, int in_dist, int out_stride, int out_dist, int batch_dist, int twiddle_n,
                            int total_columns)
@@ -553,7 +609,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         copies_wait();
         __syncthreads();
         load_staged(stage, tile, total_columns, v);
+#if FOLD == 2
+        fold_across_cluster(stage, tile, v);
+#else
         __syncthreads();  // every thread has its operands: the stage may take the next tile
+#endif
         if (tile + gridDim.x < tiles) {
             prefetch_strided(in, tile + gridDim.x, cpb_log2, in_stride, in_dist, batch_dist, total_columns, stage);
         }

@@ -40,7 +40,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     summary: "our own: radix-16 Stockham passes, points in registers and exchanged through shared memory, \
               one read and one write of global memory per pass; one pass up to 16384 points, two \
               (four-step) up to 2^24",
-    tunables: &["first_len", "columns", "path", "exchange", "points_per_thread"],
+    tunables: &["first_len", "columns", "path", "exchange", "points_per_thread", "fold"],
     domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
 };
 
@@ -76,8 +76,65 @@ pub(crate) fn passes(size: usize, batch: usize, first_len: Option<usize>, fold: 
 /// run faster as the four-step's two launches of many small blocks. H100, kernel ms, folded /
 /// four-step (128 x 256) / cuFFT: batch 1 0.0153 / 0.0050 / 0.0058; 66 0.0236 / 0.0207 /
 /// 0.0265; 132 0.0493 / 0.0472 / 0.0418; 264 0.0933 / 0.0971 / 0.0831; 512 0.172 / 0.184 / 0.160.
-pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>) -> bool {
-    path != Some(Path::Shared) && batch >= 2 * sms as usize
+/// The tunable `fold` asks for it at any batch.
+pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>, asked: bool) -> bool {
+    path != Some(Path::Shared) && (asked || batch >= 2 * sms as usize)
+}
+
+/// How a folded launch brings each block the other half of its transform (tunable `fold`;
+/// `reads` by default). H100, 2^15 points, kernel ms at batches 264 / 512 / 1024: reads 0.0932 /
+/// 0.172 / 0.309, cluster 0.108 / 0.202 / 0.390 (its two cluster barriers a tile and the remote
+/// reads cost more than the second global read they save), the four-step 0.0978 / 0.185 / 0.365,
+/// cuFFT 0.0836 / 0.161 / 0.320.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    /// Both blocks read both halves from global memory (the second read mostly from L2).
+    Reads,
+    /// The two blocks form a cluster (sm_90 on) and exchange their halves through distributed
+    /// shared memory, each block's copied ahead into its stage: every point read from global
+    /// memory once.
+    Cluster,
+}
+
+impl Fold {
+    fn parse(name: &str) -> Result<Fold, Error> {
+        match name {
+            "reads" => Ok(Fold::Reads),
+            "cluster" => Ok(Fold::Cluster),
+            _ => Err(Error::input(format!("fft `stockham` tunable `fold` is reads or cluster; got `{name}`"))),
+        }
+    }
+
+    /// The kernel's FOLD define.
+    fn define(self) -> u32 {
+        match self {
+            Fold::Reads => 1,
+            Fold::Cluster => 2,
+        }
+    }
+
+    /// The path of the folded launch: the cluster form copies each block's half ahead into the
+    /// stage its partner reads; the reads form stages nothing (two tiles would not fit).
+    fn path(self) -> Path {
+        match self {
+            Fold::Reads => Path::Registers,
+            Fold::Cluster => Path::Pipelined,
+        }
+    }
+
+    /// `halves` (Layout::halves) as this form reads it: both halves from each column (in_dist 0),
+    /// or each column its own half (in_dist = the half's length), the other from its partner.
+    fn layout(self, halves: Layout) -> Layout {
+        match self {
+            Fold::Reads => halves,
+            Fold::Cluster => Layout { in_dist: halves.len, ..halves },
+        }
+    }
+
+    /// Whether a GPU of this compute capability has thread-block clusters (9.0 on).
+    fn available(self, compute_capability: (i32, i32)) -> bool {
+        self == Fold::Reads || compute_capability.0 >= 9
+    }
 }
 
 /// Transforms per block for `pass`: when the pass is strided, 4096 points' worth and at least
@@ -160,8 +217,6 @@ pub(crate) fn path_for(pass: &Layout, columns: usize, threads: u32, asked: Optio
     };
     let wide = !four_step(pass) || columns >= STRIDED_COLUMNS;
     match asked {
-        // The fold reads two tiles a block: nothing to stage them in.
-        _ if pass.fold => Path::Registers,
         Some(Path::Pipelined) if !staged => Path::Registers,
         Some(p) => p,
         None if staged && wide && threads as usize == MAX_THREADS => Path::Pipelined,
@@ -242,6 +297,15 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             return Err(Error::input(format!("fft `stockham` tunable `exchange` is split or whole; got `{other}`")))
         }
     };
+    let capability = ctx.gpu.facts.compute_capability;
+    let asked_fold = ctx.tunables.string_opt("fold")?.map(Fold::parse).transpose()?;
+    let fold = asked_fold.unwrap_or(Fold::Reads);
+    if !fold.available(capability) {
+        return Err(Error::unsupported(format!(
+            "fft `stockham` `fold: cluster` needs thread-block clusters (compute capability 9.0 on); this GPU is {}.{}",
+            capability.0, capability.1
+        )));
+    }
     let asked_per_thread = ctx.tunables.positive_opt("points_per_thread")?;
     if let Some(p) = asked_per_thread.filter(|p| ![8, 16].contains(p)) {
         return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
@@ -249,7 +313,9 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let mut modules = Vec::new();
     let mut launches = Vec::new();
     let sms = ctx.gpu.facts.limits.sms;
-    for pass in passes(size, batch, first_len, folds(batch, sms, asked_path)) {
+    for pass in passes(size, batch, first_len, folds(batch, sms, asked_path, asked_fold.is_some())) {
+        // The cluster form reads each block's own half of its transform (see Fold::layout).
+        let pass = if pass.fold { fold.layout(pass) } else { pass };
         let columns = columns_per_block(&pass, sms, strided_columns);
         let per_thread = asked_per_thread.unwrap_or_else(|| points_per_thread(&pass, sms));
         let block = (threads(pass.log2_len(), columns, per_thread), 1);
@@ -261,7 +327,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             )));
         }
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
-        let path = path_for(&pass, columns, block.0, asked_path);
+        let path = if pass.fold { fold.path() } else { path_for(&pass, columns, block.0, asked_path) };
         let defines = Defines::new()
             .set("LOG2_SIZE", pass.log2_len())
             .set("COLUMNS", columns)
@@ -285,7 +351,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
                     .set("IN_COLS", u32::from(pass.in_stride != 1))
                     .set("OUT_COLS", u32::from(pass.out_stride != 1))
                     .set("TWIDDLE", u32::from(pass.twiddle_n != 0))
-                    .set("FOLD", u32::from(pass.fold));
+                    .set("FOLD", if pass.fold { fold.define() } else { 0 });
             }
             let shared = register_shared_bytes(columns * pass.len, skew, path, split);
             if shared > max_shared {
@@ -296,7 +362,12 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             }
             let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
             let mut launch = Launch::with_shared(&module, ENTRY_REGISTERS, (grid, 1), block, shared as u32)?;
-            if pipelined {
+            if pipelined && pass.fold {
+                // Persistent clusters of two blocks: as many as are resident at once (all of a
+                // cluster's blocks on one GPC), an even grid so each keeps its column's parity.
+                let resident = launch.resident_clusters()? as u32;
+                launch.config.grid_dim.0 = grid.min(2 * resident);
+            } else if pipelined {
                 // Persistent: as many blocks as are resident at once, each looping over tiles.
                 let resident = launch.resident_blocks_per_sm()? as u32;
                 launch.config.grid_dim.0 = grid.min(sms * resident);
@@ -415,15 +486,21 @@ mod tests {
         assert_eq!(pass, Layout::halves(BLOCK_POINTS, 3));
         assert_eq!((pass.total_columns, columns_per_block(&pass, sms, None)), (6, 1));
         assert_eq!(threads(pass.log2_len(), 1, points_per_thread(&pass, sms)), 1024);
-        assert_eq!(path_for(&pass, 1, 1024, None), Path::Registers);
-        assert_eq!(path_for(&pass, 1, 1024, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!((Fold::Reads.path(), Fold::Cluster.path()), (Path::Registers, Path::Pipelined));
+        assert_eq!((Fold::Reads.layout(pass).in_dist, Fold::Cluster.layout(pass).in_dist), (0, BLOCK_POINTS));
         // Unfolded: asked for by `first_len` or by the shared path.
         assert_eq!(passes(1 << 15, 3, Some(128), true).len(), 2);
         assert_eq!(passes(1 << 15, 3, None, false).len(), 2);
         assert_eq!(passes(1 << 16, 3, None, true).len(), 2);
         // Only batches of two transforms an SM fold, and never on the shared path.
-        assert!(!folds(263, 132, None) && folds(264, 132, None) && folds(264, 132, Some(Path::Registers)));
-        assert!(!folds(4096, 132, Some(Path::Shared)));
+        assert!(!folds(263, 132, None, false) && folds(264, 132, None, false));
+        assert!(folds(264, 132, Some(Path::Registers), false) && folds(1, 132, None, true));
+        assert!(!folds(4096, 132, Some(Path::Shared), true));
+        // The cluster form's stage fits beside the split exchange.
+        let cluster = register_shared_bytes(BLOCK_POINTS, 32, Path::Pipelined, true);
+        assert!(cluster <= Limits::H100.max_shared_per_block, "{cluster}");
+        assert!(Fold::Cluster.available((9, 0)) && !Fold::Cluster.available((8, 6)) && Fold::Reads.available((8, 6)));
+        assert!(Fold::parse("dsmem").is_err());
     }
 
     #[test]
