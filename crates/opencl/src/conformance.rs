@@ -102,3 +102,27 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
         assert_eq!(entry(problem), "box_filter_fast_fused", "{problem}");
     }
 }
+
+/// conv2d `fast`'s two stagings on images whose inner work-items read no clamped pixel (the edge
+/// matrix's images are too small for that), widths that are and are not a multiple of 4 (the
+/// word loads' alignment), rows that do not fill the last group, both types, R = 1..4: whichever
+/// staging is not the default for a type is checked only here.
+#[test]
+fn conv2d_fast_stagings_agree_with_the_reference_inside_the_image_too() {
+    if !device_ready() {
+        return;
+    }
+    let info = OpenClBackend.variant(Workload::Conv2d, "fast").unwrap();
+    for (width, height) in [(1000, 77), (517, 130), (4096, 9)] {
+        for dtype in [DType::U8, DType::F32] {
+            for radius in 1..=4 {
+                for staging in ["registers", "tile"] {
+                    let tunables = Params::new().with("staging", staging);
+                    let problem = Problem::Conv2d { width, height, radius, dtype };
+                    let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+                    assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {staging}");
+                }
+            }
+        }
+    }
+}

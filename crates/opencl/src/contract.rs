@@ -140,15 +140,21 @@ fn launch_tunables_run_the_papers_configurations_and_refuse_impossible_ones() {
 }
 
 #[test]
-fn conv2d_fast_has_the_tile_staging_only() {
+fn conv2d_fast_takes_registers_for_u8_at_radius_1_and_tile_otherwise() {
     if !device_ready() {
         return;
     }
     let small = |p: &Problem| matches!(p, Problem::Conv2d { radius: 1 | 5, .. });
     conforms_with(Workload::Conv2d, "fast", &Params::new().with("staging", "tile"), small);
+    let staging = |radius, dtype| {
+        let problem = Problem::Conv2d { width: 64, height: 64, radius, dtype };
+        plan("fast", problem).unwrap().exec_info().details["staging"].clone()
+    };
+    assert_eq!(staging(1, DType::U8), "registers");
+    assert_eq!(staging(2, DType::U8), "tile");
+    assert_eq!(staging(5, DType::U8), "tile");
+    assert_eq!(staging(1, DType::F32), "tile");
     let registers = Params::new().with("staging", "registers");
-    let problem = Problem::Conv2d { width: 64, height: 64, radius: 1, dtype: DType::U8 };
-    assert!(matches!(plan_with("fast", problem, &registers), Err(Error::Unsupported(m)) if m.contains("shuffles")));
-    let details = plan("fast", problem).unwrap().exec_info().details;
-    assert_eq!(details["staging"], "tile");
+    let wide = Problem::Conv2d { width: 64, height: 64, radius: 5, dtype: DType::U8 };
+    assert!(matches!(plan_with("fast", wide, &registers), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));
 }

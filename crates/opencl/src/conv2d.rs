@@ -20,15 +20,29 @@ pub(crate) const TILED: VariantInfo = VariantInfo {
 pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::Conv2d,
     name: "fast",
-    summary: "128 x 64 output tiles, 4 x 8 outputs per work-item in registers, float tile in local memory (our own; \
-              staging `tile` only: the CUDA twin's `registers` needs warp shuffles)",
+    summary: "our own: 128 x 64 output tiles from a float tile in local memory (`tile`); u8 at R = 1 in registers, \
+              each work-item loading its apron's words (`registers`, R <= 4)",
     tunables: &["staging"],
     domain: Domain::Any,
 };
 
-/// `fast`'s fixed shape: 32 x 8 work-items, 128 x 64 outputs per group.
+/// `fast`'s `tile` shape: 32 x 8 work-items, 128 x 64 outputs per group.
 const FAST_GROUP: [usize; 2] = [32, 8];
 const FAST_TILE: [usize; 2] = [128, 64];
+/// `fast`'s `registers` shape (kernels/opencl/conv2d_fast_registers.cl): groups of 32 x
+/// REGISTERS_BY work-items, each 4 pixels x REGISTERS_ROWS rows (the CUDA twin's).
+const REGISTERS_ROWS: usize = 4;
+const REGISTERS_BY: usize = 4;
+
+/// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, u8 at
+/// R = 1 only. H100 through NVIDIA's OpenCL, 7680 x 4320, kernel ms, registers / tile (CUDA's
+/// registers): u8 R = 1 0.0442 / 0.0514 (0.0320), R = 2 0.0702 / 0.0684 (0.0538), R = 3 0.110 /
+/// 0.0957, R = 4 0.162 / 0.139; f32 R = 1 0.0975 / 0.0953 (0.0910), R = 4 0.264 / 0.147. Its
+/// three loads an input row (CUDA: one, and the apron by shuffles) cost more than the tile's
+/// staging from R = 2 on.
+fn registers_faster(dtype: DType, radius: usize) -> bool {
+    dtype == DType::U8 && radius == 1
+}
 
 struct Shape {
     width: usize,
@@ -103,16 +117,26 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     Ok(plan.boxed())
 }
 
-/// `fast`: fixed 32 x 8 groups over 128 x 64 output tiles.
+/// `fast`: `registers` (R <= 4) or 32 x 8 groups over 128 x 64 output tiles (`tile`).
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let s = shape(ctx)?;
-    // Checked so that `staging: registers` is refused with the reason, not ignored.
-    let staging = Conv2dStaging::from_tunables(ctx.tunables, s.radius, false)?;
-    let entry = "conv2d_fast";
-    let program = build(ctx.device, entry, &dtype_defines(s.dtype, s.radius))?;
-    let global = [s.width.div_ceil(FAST_TILE[0]) * FAST_GROUP[0], s.height.div_ceil(FAST_TILE[1]) * FAST_GROUP[1]];
+    let staging = Conv2dStaging::from_tunables(ctx.tunables, s.radius, registers_faster(s.dtype, s.radius))?;
+    let (entry, defines, global, group) = match staging {
+        Conv2dStaging::Registers => {
+            let defines = dtype_defines(s.dtype, s.radius).set("ROWS", REGISTERS_ROWS).set("BY", REGISTERS_BY);
+            let global =
+                [s.width.div_ceil(4 * 32) * 32, s.height.div_ceil(REGISTERS_ROWS * REGISTERS_BY) * REGISTERS_BY];
+            ("conv2d_fast_registers", defines, global, [32, REGISTERS_BY])
+        }
+        Conv2dStaging::Tile => {
+            let global =
+                [s.width.div_ceil(FAST_TILE[0]) * FAST_GROUP[0], s.height.div_ceil(FAST_TILE[1]) * FAST_GROUP[1]];
+            ("conv2d_fast", dtype_defines(s.dtype, s.radius), global, FAST_GROUP)
+        }
+    };
+    let program = build(ctx.device, entry, &defines)?;
     let (mut plan, args) = planned(ctx, &s)?;
-    plan.step(Launch::new(ctx.device, &program, entry, &args, global, FAST_GROUP)?);
+    plan.step(Launch::new(ctx.device, &program, entry, &args, global, group)?);
     plan.uses(&program);
     plan.detail("staging", staging);
     Ok(plan.boxed())

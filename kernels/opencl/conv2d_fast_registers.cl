@@ -1,0 +1,147 @@
+// conv2d `fast`, staging `registers`: our own 2-D convolution for R <= 4 with no local memory.
+// The OpenCL twin of kernels/cuda/conv2d_fast_registers.cu, which explains the design (and why
+// no tile: at small R staging and converting a tile costs more issue slots than the FMAs).
+//
+// out[y][x] = sum_{dy,dx=-R..R} k[R+dy][R+dx] * in[clamp(y+dy)][clamp(x+dx)] (correlation
+// orientation, replicate border), u8 output floor(v + 0.5) saturated to 0..255.
+//
+// What differs from the CUDA twin: OpenCL 1.2 has no warp shuffles, so a work-item loads the
+// words on either side of its own (the apron, R <= 4 pixels: within one word, or float4, each
+// side) itself, three loads an input row where a CUDA lane takes one and two shuffles; its
+// neighbours load the same words, so the extra loads hit L1. Every work-item owns its 4 outputs
+// (no apron lanes). All loads are issued before the first FMA, so they overlap. On an H100
+// through NVIDIA's OpenCL that beats the tile (conv2d_fast.cl) for u8 at R = 1 only, where the
+// host takes it by default (7680 x 4320: 0.0442 ms against 0.0514; CUDA's twin 0.0320); the
+// per-radius figures are in crates/opencl/src/conv2d.rs.
+//
+// Entry:   conv2d_fast_registers(in, width, height, k, out)
+// Launch:  groups of 32 x BY work-items, ceil(width / 128) x ceil(height / (ROWS * BY)) groups.
+// Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..4), ROWS, BY.
+
+#include "image_common.h"
+#if !defined(RADIUS) || RADIUS < 1 || RADIUS > 4
+#error "define RADIUS in 1..4: the apron must lie within the neighbouring words"
+#endif
+#if !defined(ROWS) || !defined(BY)
+#error "define ROWS and BY"
+#endif
+
+#define TAPS (2 * RADIUS + 1)
+#define IN_ROWS (ROWS + 2 * RADIUS)
+#define LANE_PIXELS 4
+
+#ifdef DTYPE_U8
+typedef uint lane_t;
+#define LOAD_LANE(p) (*(__global const uint*)(p))
+#define LANE_PIXEL(WORD, I) ((float)(((WORD) >> (8 * (I))) & 0xffu))
+inline lane_t load_lane_clamped(__global const pixel_t* row, int x, int width) {
+    uint w = 0;
+#pragma unroll
+    for (int p = 0; p < LANE_PIXELS; ++p) {
+        w |= (uint)row[clamp_index(x + p, width)] << (8 * p);
+    }
+    return w;
+}
+#else
+typedef float4 lane_t;
+#define LOAD_LANE(p) vload4(0, (p))
+#define LANE_PIXEL(V, I) ((I) == 0 ? (V).x : (I) == 1 ? (V).y : (I) == 2 ? (V).z : (V).w)
+inline lane_t load_lane_clamped(__global const pixel_t* row, int x, int width) {
+    return (float4)(row[clamp_index(x, width)], row[clamp_index(x + 1, width)], row[clamp_index(x + 2, width)],
+                    row[clamp_index(x + 3, width)]);
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(32, BY, 1)))
+void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int height, __constant float* k,
+                           __global pixel_t* restrict out) {
+    const int x = (int)get_global_id(0) * LANE_PIXELS;
+    const int y0 = (int)get_global_id(1) * ROWS;
+    if (x >= width || y0 >= height) {
+        return;  // no barriers here
+    }
+    const bool interior = x >= LANE_PIXELS && x + 2 * LANE_PIXELS <= width && (width & 3) == 0 && y0 >= RADIUS &&
+                          y0 + ROWS + RADIUS <= height;
+    // Each input row as the word before this work-item's, its own, and the word after.
+    lane_t left[IN_ROWS], mid[IN_ROWS], right[IN_ROWS];
+    if (interior) {
+        __global const pixel_t* p = in + (long)(y0 - RADIUS) * width + x;
+#pragma unroll
+        for (int iy = 0; iy < IN_ROWS; ++iy) {
+            __global const pixel_t* row = p + (long)iy * width;
+            left[iy] = LOAD_LANE(row - LANE_PIXELS);
+            mid[iy] = LOAD_LANE(row);
+            right[iy] = LOAD_LANE(row + LANE_PIXELS);
+        }
+    } else {
+#pragma unroll
+        for (int iy = 0; iy < IN_ROWS; ++iy) {
+            __global const pixel_t* row = in + (long)clamp_index((long)y0 - RADIUS + iy, height) * width;
+            left[iy] = load_lane_clamped(row, x - LANE_PIXELS, width);
+            mid[iy] = load_lane_clamped(row, x, width);
+            right[iy] = load_lane_clamped(row, x + LANE_PIXELS, width);
+        }
+    }
+
+    const int pixels = min(LANE_PIXELS, width - x);
+    const bool whole = pixels == LANE_PIXELS && (width & 3) == 0;
+    float acc[ROWS][LANE_PIXELS];
+#pragma unroll
+    for (int iy = 0; iy < IN_ROWS; ++iy) {
+        // span[R + i] is this work-item's pixel i; R apron pixels on each side.
+        float span[LANE_PIXELS + 2 * RADIUS];
+#pragma unroll
+        for (int i = 0; i < RADIUS; ++i) {
+            span[i] = LANE_PIXEL(left[iy], LANE_PIXELS - RADIUS + i);
+            span[LANE_PIXELS + RADIUS + i] = LANE_PIXEL(right[iy], i);
+        }
+#pragma unroll
+        for (int i = 0; i < LANE_PIXELS; ++i) {
+            span[RADIUS + i] = LANE_PIXEL(mid[iy], i);
+        }
+        // Input row iy feeds output row oy with kernel row iy - oy.
+#pragma unroll
+        for (int oy = 0; oy < ROWS; ++oy) {
+            const int ky = iy - oy;
+            if (ky >= 0 && ky < TAPS) {
+#pragma unroll
+                for (int p = 0; p < LANE_PIXELS; ++p) {
+                    float a = ky == 0 ? 0.0f : acc[oy][p];
+#pragma unroll
+                    for (int kx = 0; kx < TAPS; ++kx) {
+                        a = fma(k[ky * TAPS + kx], span[p + kx], a);
+                    }
+                    acc[oy][p] = a;
+                }
+            }
+        }
+        const int done = iy - 2 * RADIUS;  // the output row whose last input row this was
+        if (done >= 0 && y0 + done < height) {
+            __global pixel_t* dst = out + (long)(y0 + done) * width + x;
+#ifdef DTYPE_U8
+            if (whole) {
+                *(__global uint*)dst = (uint)to_pixel(acc[done][0]) | ((uint)to_pixel(acc[done][1]) << 8) |
+                                       ((uint)to_pixel(acc[done][2]) << 16) | ((uint)to_pixel(acc[done][3]) << 24);
+            } else {
+#pragma unroll
+                for (int p = 0; p < LANE_PIXELS; ++p) {
+                    if (p < pixels) {
+                        dst[p] = to_pixel(acc[done][p]);
+                    }
+                }
+            }
+#else
+            if (whole) {
+                vstore4((float4)(acc[done][0], acc[done][1], acc[done][2], acc[done][3]), 0, dst);
+            } else {
+#pragma unroll
+                for (int p = 0; p < LANE_PIXELS; ++p) {
+                    if (p < pixels) {
+                        dst[p] = acc[done][p];
+                    }
+                }
+            }
+#endif
+        }
+    }
+}
