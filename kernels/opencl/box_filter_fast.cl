@@ -71,6 +71,19 @@
 
 #include "image_common.h"
 
+// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount, the twin of
+// CUDA's __launch_bounds__(256, 4): 64 registers, four groups a compute unit; f32 only, see
+// crates/opencl/src/box_filter.rs): the fused kernels drop reqd_work_group_size then, with which
+// NVIDIA's compiler ignores the cap (see fft_stockham_registers.h). Uncapped, NVIDIA gave the
+// f32 kernel 128 registers, two groups a compute unit.
+#ifdef REGISTER_CAP
+#define FUSED_GROUP_ATTR
+#define U8X4_GROUP_ATTR
+#else
+#define FUSED_GROUP_ATTR __attribute__((reqd_work_group_size(FUSED_THREADS, 1, 1)))
+#define U8X4_GROUP_ATTR __attribute__((reqd_work_group_size(U8_THREADS, 1, 1)))
+#endif
+
 #define SEG 16
 #define WALKERS 8
 #define COLS 32
@@ -381,7 +394,7 @@ inline void store_staged(__local acc_t* cs, int r, int window, RunMean mean, boo
 }
 #endif
 
-__kernel __attribute__((reqd_work_group_size(FUSED_THREADS, 1, 1)))
+__kernel FUSED_GROUP_ATTR
 void box_filter_fast_fused(__global const pixel_t* in, int width, int height, int window, __global pixel_t* out) {
 #ifdef DTYPE_F32
     // 16-byte aligned: it also holds the staged outputs as float4 (a row of them, 4 OUT_PITCH
@@ -691,7 +704,7 @@ inline void u8_run(__local const uint* rw, int c0, int r, uint bias, uint magic,
     }
 }
 
-__kernel __attribute__((reqd_work_group_size(U8_THREADS, 1, 1)))
+__kernel U8X4_GROUP_ATTR
 void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, int height, int window,
                                 __global pixel_t* restrict out) {
     __local uint cs[BATCH_ROWS * U8_PITCH];

@@ -3,7 +3,7 @@
 
 use crate::launch::{group_limit, int, Arg, Launch};
 use crate::planned::{OutKind, Planned, Role};
-use crate::program::{build, Program};
+use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
@@ -178,9 +178,27 @@ pub(crate) fn plan_recursive_coalesced(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algo
     Ok(plan.boxed())
 }
 
+/// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP): CUDA's
+/// twin gets 64 from `__launch_bounds__(256, 4)`, four groups of 256 an SM. Uncapped, NVIDIA's
+/// OpenCL gave it 128 (two groups); capped it spills 28 bytes and runs level with CUDA (H100,
+/// 7680 x 4320, m = 5 / 17 / 31 / 63: 0.130 / 0.136 / 0.144 / 0.159 ms, CUDA 0.128 / 0.136 /
+/// 0.144 / 0.161; uncapped, an earlier run on the same machine kind: m = 5 / 31 / 63 0.150 / 0.172
+/// / 0.202). u8's kernels take 48 and 64 registers anyway, and measured 3-4% slower without
+/// reqd_work_group_size: uncapped.
+const FAST_F32_REGISTER_CAP: u32 = 64;
+
 /// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
-    let (image, program, mut plan) = start(ctx, "box_filter_fast")?;
+    let image = Image::of(ctx)?;
+    let cap = (image.dtype == DType::F32).then_some(FAST_F32_REGISTER_CAP);
+    let defines = match cap {
+        Some(n) if ctx.device.is_nvidia() => defines(image.dtype).set("REGISTER_CAP", n),
+        _ => defines(image.dtype),
+    };
+    let vendor = VendorOptions { nv_max_registers: cap };
+    let program = build_with(ctx.device, "box_filter_fast", &defines, &vendor)?;
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
+    plan.uses(&program);
     let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
