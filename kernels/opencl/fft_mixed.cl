@@ -1,7 +1,11 @@
-// fft `mixed-radix` -- our own Stockham FFT for sizes whose prime factors are 2, 3, 5 and 7
-// (radix 8, 4, 2, 3, 5 and 7 passes), all passes of a transform in local memory. The OpenCL twin
-// of kernels/cuda/fft_mixed.cu: the same algorithm, entry, arguments and defines, planned by the
-// same host code (crates/kernels/src/fft_mixed.rs). The CUDA file explains the design; in short:
+// fft `mixed-radix` -- our own Stockham FFT for sizes whose prime factors are 2, 3, 5 and 7. The
+// OpenCL twin of kernels/cuda/fft_mixed.cu: the same algorithm, entry, arguments and defines. With
+// REGISTERS defined this file is the register kernel instead (fft_mixed_registers.h, the default
+// on every device: points in registers from load to store, larger radices, planned by
+// crates/kernels/src/fft_mixed.rs's register_shape), which shares the small DFTs below; the rest
+// of this comment is about the shared-memory kernel (radices 8, 4, 2, 3, 5 and 7, every pass in
+// local memory), which `path: shared` runs, planned by the same host code as the CUDA twin's
+// (crates/kernels/src/fft_mixed.rs's shape). The CUDA file explains the design; in short:
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched.
 //
@@ -18,25 +22,25 @@
 //                    out_dist, batch_dist, twiddle_n, total_columns)   (as in the CUDA twin)
 // Launch:  ceil(total_columns / COLUMNS) groups of THREADS work-items.
 // Defines: SIZE, COLUMNS, THREADS, PAD_SHIFT, PASSES (0..12) and PASS<p>_R, PASS<p>_NS,
-//          PASS<p>_TW for p < PASSES.
+//          PASS<p>_TW for p < PASSES; REGISTERS (any value) for the register kernel instead,
+//          with that header's defines.
 //
 // The DFTs and passes are macros rather than functions: a call would take the register array's
 // address, and a driver that does not inline it (NVIDIA's did not, see fft_stockham.cl) keeps
 // the array in stack memory. Every butterfly's array is 8 long whatever its radix, so the
 // branches for other radices, dead once R is a constant, index inside it.
 
-#if !defined(SIZE) || !defined(COLUMNS) || !defined(THREADS) || !defined(PASSES) || !defined(PAD_SHIFT)
-#error "define SIZE, COLUMNS, THREADS, PAD_SHIFT and PASSES"
+#if !defined(SIZE) || !defined(COLUMNS) || !defined(THREADS) || !defined(PASSES)
+#error "define SIZE, COLUMNS, THREADS and PASSES"
+#endif
+#if !defined(REGISTERS) && !defined(PAD_SHIFT)
+#error "define PAD_SHIFT"
 #endif
 #if PASSES > 12
 #error "at most 12 passes"
 #endif
 
 #define L SIZE
-#define PAD(i) ((i) + ((i) >> PAD_SHIFT))
-#define PITCH PAD(L)
-#define POINTS (COLUMNS * L)
-#define LOADS ((POINTS + THREADS - 1) / THREADS)
 
 #define SIGN -1.0f
 #include "fft_dft.h"
@@ -80,6 +84,15 @@ __constant float SIN7[7] = {0.0f, 0.78183148246802981f, 0.97492791218182361f, 0.
         }                                                                                \
         V[0] = sum_;                                                                     \
     } while (0)
+
+#ifdef REGISTERS
+#include "fft_mixed_registers.h"
+#else
+
+#define PAD(i) ((i) + ((i) >> PAD_SHIFT))
+#define PITCH PAD(L)
+#define POINTS (COLUMNS * L)
+#define LOADS ((POINTS + THREADS - 1) / THREADS)
 
 // Any radix of the plan: 2, 4 and 8 by fft_dft.h's radix-2 butterflies, 3, 5 and 7 above.
 #define DFT_ANY(R, V)                                                     \
@@ -258,3 +271,5 @@ fft_mixed(__global const float2* restrict in, __global float2* restrict out, __g
         }
     }
 }
+
+#endif  // REGISTERS
