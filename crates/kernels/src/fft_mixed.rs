@@ -154,25 +154,47 @@ pub fn defines(len: usize, shape: &Shape) -> (Defines, Vec<f32>) {
 // The register kernel (kernels/cuda/fft_mixed_registers.cuh, kernels/opencl/fft_mixed_registers.h):
 // a thread's points in registers from the global load to the global store, few large radices,
 // passes exchanged through shared (local) memory. The functions below up to `register_shape`
-// compute what crates/cuda/src/fft_mixed.rs's functions of the same names compute (its tests are
-// repeated here), so that CUDA could plan on them too; `register_shape` plans a launch within a
+// are the planning both backends share: CUDA's launches (crates/cuda/src/fft_mixed.rs) take them
+// with blocks of up to 1024 threads and 227 KiB; `register_shape` plans a launch within a
 // work-group limit and local memory as small as NVIDIA's OpenCL gives (256 work-items, 48 KiB).
 
-/// The register kernel's largest radix by default: the fewest passes with radices up to 20
-/// (1000 = 10 x 10 x 10, 6000 = 20 x 20 x 15). CUDA's twin measured why (its DEFAULT_MAX_RADIX).
+/// The register kernel's largest radix by default (tunable `max_radix`): the fewest passes with
+/// radices up to 20 (1000 = 10 x 10 x 10, 6000 = 20 x 20 x 15). With 8 (1000 = 8 x 5 x 5 x 5)
+/// 1536 x 64 ran in 0.00289 ms against 0.00307, but 6000 x 16 in 0.0078 against 0.0064 and
+/// 10^5 x 1 in 0.0106 against 0.0087 (H100, CUDA; the large batches at 8 spilled, no fair figure).
 pub const REGISTER_MAX_RADIX: usize = 20;
-/// The largest radix by default for a grid of no more blocks than SMs (compute units), where
-/// that costs at most one pass more and a block stays within [`ONE_WAVE_THREADS`].
+/// The largest radix by default for a grid of no more blocks than SMs (compute units), where each
+/// block runs alone on its SM and its passes' latency is the kernel's time: smaller DFTs over more
+/// threads, where that costs at most one pass more and a block stays within [`ONE_WAVE_THREADS`].
+/// H100 (CUDA), placement varied by pass (`placement.rs`), µs, this rule against the fewest passes
+/// (10 x 10 x 10 on 128 threads; 8 x 5 x 5 x 5 takes 224): 1000 x 64 2.30 against 2.35
+/// [2.26-2.49], 1000 x 128 2.50 against 2.87 [2.57-3.13], 1000 x 1 and x 16 alike, 10^5 x 1
+/// (250 = 5 x 5 x 5 x 2) 6.00 against 6.58; but 1536 x 1 and x 64 (8 x 8 x 6 x 4 on 256) 2.26 and
+/// 2.55 against 2.10 and 2.45, still 0.93x and 0.84x of cuFFT's time
+/// (reports/2026-11-25-h100/mixed-radix-one-wave).
 pub const ONE_WAVE_MAX_RADIX: usize = 8;
-/// Most threads a block of a one-wave grid may take for [`ONE_WAVE_MAX_RADIX`]'s passes.
+/// Most threads a block of a one-wave grid may take for [`ONE_WAVE_MAX_RADIX`]'s passes (6000
+/// points would take 1024 on 8 x 6 x 5 x 5 x 5, and ran 1.38x slower than on 20 x 20 x 15 with
+/// 416; H100, CUDA).
 pub const ONE_WAVE_THREADS: usize = 256;
-/// Points a thread holds at most where the block allows, for grids of at least two blocks an SM.
+/// Points a thread of the register kernel holds at most where the block allows (tunable
+/// `points`): the passes' butterflies a thread takes times their radix; for grids of fewer than
+/// two blocks an SM, the largest radix (one butterfly a pass). H100 (CUDA), kernel ms: 6000 x 4096
+/// with 16 (416 threads, 20 points each) 0.155, with 32 (320 threads, 30 points) 0.192 capped at
+/// 64 registers (spilling), 0.156 at 96; 1536 x 16384 with 16 0.138, 32 0.138 (0.136 uncapped);
+/// 1000 x 16384 and 10^5 x 256 alike with 16, 32 and 64; 64 spills at 1536 and 6000 points.
 pub const REGISTER_POINTS: usize = 16;
-/// Columns a block of a four-step (strided) launch has at most: whole rows of 32 x 8 bytes.
+/// Columns a block of a four-step (strided) launch has at most: whole rows of 32 x 8 bytes on its
+/// strided side. H100 (CUDA), 10^5 x 256 (250 x 400), kernel ms: 32 columns 0.308, 64 (40 of 400
+/// points) 0.320, 16 0.336, 8 0.380, the shared plan's 16 and 10 0.386; 10^5 x 1 with 4 columns
+/// 0.0066, 8 0.0069, the shared plan's 0.0086.
 pub const REGISTER_STRIDED_COLUMNS: usize = 32;
-/// Registers a thread needs beyond its points' (indices, addresses, twiddles).
+/// Registers a thread needs beyond its points' (indices, addresses, twiddles), for
+/// [`register_min_blocks`].
 const REGISTERS_BESIDE_POINTS: usize = 32;
-/// Most points a register block may hold (its exchange in local memory is the other bound).
+/// Most points a register block may hold, also with the `columns` tunable (the shared plan's
+/// blocks hold at most [`BLOCK_POINTS`]; shared (local) memory is the other bound, checked when
+/// planned).
 pub const REGISTER_BLOCK_POINTS: usize = 16384;
 /// Radices above this take too many registers to be worth planning (2 a point, plus the DFT's);
 /// the OpenCL kernel has DFTs for every register radix up to it.
@@ -240,7 +262,7 @@ fn search_radices(
 /// The register kernel's radices without a `max_radix` tunable: the fewest passes with radices
 /// up to [`REGISTER_MAX_RADIX`], or, for a grid of no more blocks than SMs (`one_wave`), radices
 /// up to [`ONE_WAVE_MAX_RADIX`] where that takes at most one pass more and [`ONE_WAVE_THREADS`]
-/// threads (CUDA's `default_radices`).
+/// threads.
 pub fn default_register_radices(len: usize, columns: usize, one_wave: bool, max_threads: usize) -> Option<Vec<usize>> {
     let wide = register_radices(len, REGISTER_MAX_RADIX)?;
     if !one_wave {
@@ -289,10 +311,14 @@ pub fn register_pitch(len: usize, columns: usize, buffers: usize, max_shared: us
     }
 }
 
-/// Blocks an SM for a register block of `threads` (CUDA's MIN_BLOCKS, OpenCL's register cap on
-/// NVIDIA): as many as leave each thread registers for its points (2 each; with `ahead`, the
-/// next pass's twiddles too) and REGISTERS_BESIDE_POINTS, at most 1024 threads an SM (64
-/// registers a thread). CUDA's `min_blocks`.
+/// Blocks an SM for a register block of `threads` (CUDA's __launch_bounds__ MIN_BLOCKS, OpenCL's
+/// register cap on NVIDIA): as many as leave each thread registers for its points (2 each; with
+/// `ahead`, the next pass's twiddles too) and REGISTERS_BESIDE_POINTS, at most 1024 threads an SM
+/// (64 registers a thread). H100 (CUDA), kernel ms: a cap below a thread's points spills them
+/// (1536 x 16384 at 32 points a thread, 128 threads: 0.183 capped at 64 registers, 0.138 at 5
+/// blocks, 96 registers; 10^5 x 256 at 2 blocks of 800 and 640 threads, 32 and 48 registers:
+/// 0.369 against 0.308), and no cap costs blocks (6000 x 4096, 416 threads: 90 registers, one
+/// block an SM, 0.205 against 0.155 at 2 blocks and 72 registers).
 pub fn register_min_blocks(len: usize, columns: usize, radices: &[usize], threads: usize, ahead: bool) -> usize {
     let items = |r: usize| (columns * len / r).div_ceil(threads);
     let held = radices.iter().map(|&r| items(r) * r).max().unwrap_or(1);
@@ -653,8 +679,7 @@ mod tests {
         assert_eq!(table.len(), 2 * (3 + 4 * 4 + 20 * 2));
     }
 
-    // The register kernel's planning: CUDA's tests of its functions of the same names
-    // (crates/cuda/src/fft_mixed.rs), which these must match, then the shapes within small groups.
+    // The register kernel's planning both backends share, then the shapes within small groups.
 
     #[test]
     fn register_radices_take_the_fewest_balanced_passes_the_kernel_has_dfts_for() {
@@ -666,6 +691,7 @@ mod tests {
         assert_eq!(register_radices(1000, 8), Some(vec![8, 5, 5, 5]));
         assert_eq!(register_radices(1, 20), Some(vec![]));
         assert_eq!(register_radices(11, 20), None);
+        // Squares of odd primes are passes of their own (9 = 3 x 3 is no radix of the kernel).
         assert_eq!(register_radices(9, 20), Some(vec![3, 3]));
         for len in (1..=BLOCK_POINTS).filter(|&n| dspbench_core::is_smooth(n)) {
             for max_radix in [7, 8, 16, 20, 32] {
@@ -681,21 +707,35 @@ mod tests {
 
     #[test]
     fn one_wave_grids_take_smaller_radices_where_they_cost_one_pass_and_fit_256_threads() {
+        // Filling the GPU: the fewest passes.
         assert_eq!(default_register_radices(1000, 1, false, 1024), Some(vec![10, 10, 10]));
+        // One wave: 8 x 5 x 5 x 5 on 224 threads, 8 x 8 x 6 x 4 on 256.
         assert_eq!(default_register_radices(1000, 1, true, 1024), Some(vec![8, 5, 5, 5]));
         assert_eq!(default_register_radices(1536, 1, true, 1024), Some(vec![8, 8, 6, 4]));
+        // 6000 on radices up to 8 takes five passes (two more) and 1024 threads.
         assert_eq!(default_register_radices(6000, 1, true, 1024), Some(vec![20, 20, 15]));
+        // 400 = 20 x 20: radices up to 8 take four passes.
         assert_eq!(default_register_radices(400, 4, true, 1024), Some(vec![20, 20]));
+        // Too many threads for four columns of 1000 points (800 butterflies of radix 5).
         assert_eq!(default_register_radices(1000, 4, true, 1024), Some(vec![10, 10, 10]));
         assert_eq!(default_register_radices(11, 1, true, 1024), None);
     }
 
     #[test]
     fn register_threads_fill_warps_within_the_points_a_thread_may_hold() {
+        // 4 columns of 1000 points, 400 butterflies a pass: 13 warps, one butterfly each.
         assert_eq!(register_threads(1000, 4, &[10, 10, 10], 1024, 32), 416);
+        // 6000 points: 300, 300 and 400 butterflies; 320 threads take two of the last pass.
         assert_eq!(register_threads(6000, 1, &[20, 20, 15], 1024, 32), 320);
         assert_eq!(register_threads(6000, 1, &[20, 20, 15], 1024, 16), 416);
         assert_eq!(register_threads(1, 3, &[], 1024, 32), 32);
+        for (len, columns) in [(2, 16), (250, 16), (400, 10), (1536, 2), (6144, 1)] {
+            let radices = register_radices(len, REGISTER_MAX_RADIX).unwrap();
+            for max_threads in [32, 256, 1024] {
+                let t = register_threads(len, columns, &radices, max_threads, REGISTER_POINTS);
+                assert!(t % 32 == 0 && t <= max_threads, "{len} x {columns}: {t}");
+            }
+        }
         // Within 256 work-items: 6000 points take two butterflies of radix 20 a work-item.
         assert_eq!(register_threads(6000, 1, &[20, 20, 15], 256, 16), 224);
         assert_eq!(register_points_held(6000, 1, &[20, 20, 15], 224), 40);
@@ -703,11 +743,18 @@ mod tests {
 
     #[test]
     fn blocks_an_sm_leave_a_thread_registers_for_its_points() {
+        // 1000 x 16384: 416 threads of 10 points, 3 blocks (52 registers) but at most 2 (1024 threads).
         assert_eq!(register_min_blocks(1000, 4, &[10, 10, 10], 416, false), 2);
+        // 1536 x 16384 at 32 points: 128 threads, 96 registers: 5 blocks, not 8 (64 registers).
         assert_eq!(register_min_blocks(1536, 2, &[16, 12, 8], 128, false), 5);
         assert_eq!(register_min_blocks(6000, 1, &[20, 20, 15], 416, false), 2);
         assert_eq!(register_min_blocks(400, 32, &[20, 20], 640, false), 1);
+        // The next pass's twiddles held ahead: 10 points and 9 twiddles a thread, 70 registers.
         assert_eq!(register_min_blocks(1000, 1, &[10, 10, 10], 128, true), 7);
+    }
+
+    #[test]
+    fn the_exchange_fits_and_its_pitch_is_odd() {
         assert_eq!(register_pitch(1000, 4, 1, 232_448), 1127);
         assert_eq!(register_pitch(6000, 1, 2, 232_448), 6751);
         assert_eq!(register_pitch(6000, 1, 2, 96 * 1024), 6001);
