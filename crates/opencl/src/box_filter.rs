@@ -44,7 +44,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &[],
+    tunables: &["strips"],
     domain: DOMAIN,
 };
 
@@ -201,12 +201,26 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     plan.uses(&program);
     let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
+    let strips = ctx.tunables.positive_opt("strips")?;
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
-        let global = [fused.groups.0 * FUSED_THREADS, fused.groups.1];
+        // The fused kernels take any number of strips (groups down the image), whole batches each
+        // (tunable `strips`). H100 through NVIDIA's OpenCL, u8 at 7680 x 4320, m = 5 / 31 / 63,
+        // kernel ms: the default 34 strips 0.0644 / 0.0664 / 0.0739; 13 (one wave of 4 groups a
+        // compute unit, CUDA's rule) 0.0640 / 0.0685 / 0.0766; 68 0.0608 / 0.0644 / 0.0770.
+        let strips = strips.unwrap_or(fused.groups.1);
+        let global = [fused.groups.0 * FUSED_THREADS, strips];
+        plan.detail("strips", strips);
         let args = image.walk_args(input, plan.output())?;
         plan.step(Launch::new(ctx.device, &program, fused.entry, &args, global, [FUSED_THREADS, 1])?);
         plan.detail("path", fused.path);
         return Ok(plan.boxed());
+    }
+    if strips.is_some() {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `strips` applies to the fused kernel (windows up to {}), not to m = {}",
+            dspbench_kernels::box_fast::FUSED_MAX_WINDOW,
+            image.window
+        )));
     }
     let group = [TILE, TILE_ROWS];
     let colsum_t = plan.scratch(4 * image.pixels(), "column sums, transposed")?;

@@ -126,3 +126,26 @@ fn conv2d_fast_stagings_agree_with_the_reference_inside_the_image_too() {
         }
     }
 }
+
+/// box-filter `fast`'s `strips` tunable: any number of strips down the image gives the same
+/// output (strips of whole batches, the last ones possibly empty), and it is refused where the
+/// window needs the two-pass form.
+#[test]
+fn box_filter_fast_takes_any_number_of_strips() {
+    if !device_ready() {
+        return;
+    }
+    let info = OpenClBackend.variant(Workload::BoxFilter, "fast").unwrap();
+    for dtype in [DType::U8, DType::F32] {
+        for strips in [1usize, 3, 7, 40] {
+            let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype };
+            let tunables = Params::new().with("strips", strips);
+            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} strips {strips}");
+        }
+    }
+    let wide = Problem::BoxFilter { width: 64, height: 64, window: 65, dtype: DType::U8 };
+    let tunables = Params::new().with("strips", 3usize);
+    let request = PlanRequest { problem: wide, variant: "fast", tunables: &tunables, device: 0 };
+    assert!(matches!(OpenClBackend.plan(&request), Err(dspbench_core::Error::Input(m)) if m.contains("strips")));
+}
