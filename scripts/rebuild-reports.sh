@@ -8,6 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/release/dspbench}
 r=reports
+# Records kept compressed (reports/README.md) are unpacked for the run and removed again after.
+unpacked=()
+for packed in $(find "$r" -name results.jsonl.xz); do
+  if [ ! -e "${packed%.xz}" ]; then
+    xz -dk "$packed"
+    unpacked+=("${packed%.xz}")
+  fi
+done
+trap 'rm -f "${unpacked[@]}"' EXIT
 # out folder: the results folders it merges (the first is the default baseline's machine)
 while read -r out folders; do
   [ -n "$out" ] || continue
