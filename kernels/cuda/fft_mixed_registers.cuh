@@ -489,12 +489,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
                     in_dist, out_stride, out_dist, batch_dist,                twiddle_n,         total_columns};
 #if PASSES == 0
     // One point: the DFT is the identity (times W^0 = 1).
+    // A block may hold more columns than threads (huge batches): each thread copies every
+    // THREADS-th.
     (void)shared;
-    const int w = threadIdx.x;
-    const int g = a.first + w;
-    if (w < COLUMNS && g < total_columns) {
-        out[column_offset(g, columns_per_batch, out_dist, batch_dist)] =
-            in[column_offset(g, columns_per_batch, in_dist, batch_dist)];
+    for (int w = threadIdx.x; w < COLUMNS; w += THREADS) {
+        const int g = a.first + w;
+        if (g < total_columns) {
+            out[column_offset(g, columns_per_batch, out_dist, batch_dist)] =
+                in[column_offset(g, columns_per_batch, in_dist, batch_dist)];
+        }
     }
 #else
     const Twiddles<0> none = {};

@@ -338,6 +338,27 @@ mod tests {
         }
     }
 
+    /// One-point transforms are a copy; in a batch large enough for a block to hold more columns
+    /// than threads, every column must still be copied (the kernel once copied the first THREADS).
+    #[test]
+    fn one_point_transforms_in_huge_batches_copy_every_column() {
+        let backend = crate::CudaBackend::default();
+        if !dspbench_conformance::device_ready(&backend) {
+            return;
+        }
+        let problem = Problem::Fft { size: 1, batch: 1 << 21 };
+        let none = Params::new();
+        let request = dspbench_core::PlanRequest { problem, variant: "mixed-radix", tunables: &none, device: 0 };
+        let defines = dspbench_core::Backend::plan(&backend, &request).unwrap().exec_info().details["defines"].clone();
+        let value = |name: &str| -> usize {
+            let at = defines.find(&format!("-D{name}=")).unwrap() + name.len() + 3;
+            defines[at..].split(' ').next().unwrap().parse().unwrap()
+        };
+        assert!(value("COLUMNS") > value("THREADS"), "{defines}");
+        let outcome = dspbench_conformance::check_case_with(&backend, 0, &VARIANT, &problem, &none);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+    }
+
     #[test]
     fn the_register_tunables_are_checked() {
         assert!(RegisterOptions::from_tunables(&Params::new().with("max_radix", 5usize)).is_err());

@@ -85,7 +85,9 @@ pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>, asked: bool) -> 
 /// `reads` by default). H100, 2^15 points, kernel ms at batches 264 / 512 / 1024: reads 0.0932 /
 /// 0.172 / 0.309, cluster 0.108 / 0.202 / 0.390 (its two cluster barriers a tile and the remote
 /// reads cost more than the second global read they save), the four-step 0.0978 / 0.185 / 0.365,
-/// cuFFT 0.0836 / 0.161 / 0.320.
+/// cuFFT 0.0836 / 0.161 / 0.320. A third form, each block's own half read at the tile's start and
+/// the other copied ahead into a stage by a persistent grid, was verified and ran slower still
+/// (0.0972 / 0.196 / 0.434) and was taken out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fold {
     /// Both blocks read both halves from global memory (the second read mostly from L2).
