@@ -5,18 +5,22 @@
 // out[y][x] = sum_{dy,dx=-R..R} k[R+dy][R+dx] * in[clamp(y+dy)][clamp(x+dx)] (correlation
 // orientation, replicate border), u8 output floor(v + 0.5) saturated to 0..255.
 //
-// What differs from the CUDA twin: OpenCL 1.2 has no warp shuffles, so a work-item loads the
-// words on either side of its own (the apron, R <= 4 pixels: within one word, or float4, each
-// side) itself, three loads an input row where a CUDA lane takes one and two shuffles; its
-// neighbours load the same words, so the extra loads hit L1. Every work-item owns its 4 outputs
-// (no apron lanes). All loads are issued before the first FMA, so they overlap. On an H100
-// through NVIDIA's OpenCL that beats the tile (conv2d_fast.cl) for u8 at R = 1 only, where the
-// host takes it by default (7680 x 4320: 0.0442 ms against 0.0514; CUDA's twin 0.0320); the
-// per-radius figures are in crates/opencl/src/conv2d.rs.
+// The apron (R <= 4 pixels each side: within the neighbouring word, or float4) comes one of two
+// ways:
+//   - NV_SHUFFLE (the host defines it on NVIDIA's platform, whose compiler takes inline PTX): as
+//     in the CUDA twin, from the neighbouring lanes by warp shuffles (shfl.sync; a group's rows of
+//     32 work-items are warps); lanes 0 and 31 load the warp's outer apron and own no outputs, so
+//     a warp covers 128 input pixels for 120 outputs.
+//   - otherwise (OpenCL 1.2 has no shuffles): a work-item loads the words on either side of its
+//     own itself, three loads an input row where a lane with shuffles takes one; its neighbours
+//     load the same words, so the extra loads hit L1; every work-item owns its 4 outputs.
+// All loads are issued before the first FMA, so they overlap. H100 figures against the tile
+// (conv2d_fast.cl) are in crates/opencl/src/conv2d.rs.
 //
 // Entry:   conv2d_fast_registers(in, width, height, k, out)
-// Launch:  groups of 32 x BY work-items, ceil(width / 128) x ceil(height / (ROWS * BY)) groups.
-// Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..4), ROWS, BY.
+// Launch:  groups of 32 x BY work-items, ceil(width / OUTPUTS) x ceil(height / (ROWS * BY)) groups,
+//          OUTPUTS = 120 with NV_SHUFFLE, 128 without.
+// Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..4), ROWS, BY; NV_SHUFFLE (NVIDIA only).
 
 #include "image_common.h"
 #if !defined(RADIUS) || RADIUS < 1 || RADIUS > 4
@@ -52,14 +56,55 @@ inline lane_t load_lane_clamped(__global const pixel_t* row, int x, int width) {
 }
 #endif
 
+#ifdef NV_SHUFFLE
+// The value of lane - 1 (up) or lane + 1 (down) of this warp; the edge lanes get their own.
+inline float shuffle_up(float v) {
+    float r;
+    asm volatile("shfl.sync.up.b32 %0, %1, 1, 0, 0xffffffff;" : "=f"(r) : "f"(v));
+    return r;
+}
+inline float shuffle_down(float v) {
+    float r;
+    asm volatile("shfl.sync.down.b32 %0, %1, 1, 0x1f, 0xffffffff;" : "=f"(r) : "f"(v));
+    return r;
+}
+#define WARP_OUTPUTS (30 * LANE_PIXELS)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(32, BY, 1)))
 void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int height, __constant float* k,
                            __global pixel_t* restrict out) {
-    const int x = (int)get_global_id(0) * LANE_PIXELS;
     const int y0 = (int)get_global_id(1) * ROWS;
+#ifdef NV_SHUFFLE
+    const int lane = (int)get_local_id(0);
+    const int warp_x = (int)get_group_id(0) * WARP_OUTPUTS - LANE_PIXELS;
+    const int x = warp_x + LANE_PIXELS * lane;
+    if (y0 >= height) {
+        return;  // the whole warp: its lanes share y0, and every lane of it must shuffle
+    }
+    const bool interior = warp_x >= 0 && warp_x + 32 * LANE_PIXELS <= width && (width & 3) == 0 && y0 >= RADIUS &&
+                          y0 + ROWS + RADIUS <= height;
+    const bool owner = lane >= 1 && lane <= 30 && x < width;
+    lane_t mid[IN_ROWS];
+    if (interior) {
+        __global const pixel_t* p = in + (long)(y0 - RADIUS) * width + x;
+#pragma unroll
+        for (int iy = 0; iy < IN_ROWS; ++iy) {
+            mid[iy] = LOAD_LANE(p + (long)iy * width);
+        }
+    } else {
+#pragma unroll
+        for (int iy = 0; iy < IN_ROWS; ++iy) {
+            __global const pixel_t* row = in + (long)clamp_index((long)y0 - RADIUS + iy, height) * width;
+            mid[iy] = load_lane_clamped(row, x, width);
+        }
+    }
+#else
+    const int x = (int)get_global_id(0) * LANE_PIXELS;
     if (x >= width || y0 >= height) {
         return;  // no barriers here
     }
+    const bool owner = true;
     const bool interior = x >= LANE_PIXELS && x + 2 * LANE_PIXELS <= width && (width & 3) == 0 && y0 >= RADIUS &&
                           y0 + ROWS + RADIUS <= height;
     // Each input row as the word before this work-item's, its own, and the word after.
@@ -82,6 +127,7 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
             right[iy] = load_lane_clamped(row, x + LANE_PIXELS, width);
         }
     }
+#endif
 
     const int pixels = min(LANE_PIXELS, width - x);
     const bool whole = pixels == LANE_PIXELS && (width & 3) == 0;
@@ -91,13 +137,18 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
         // span[R + i] is this work-item's pixel i; R apron pixels on each side.
         float span[LANE_PIXELS + 2 * RADIUS];
 #pragma unroll
-        for (int i = 0; i < RADIUS; ++i) {
-            span[i] = LANE_PIXEL(left[iy], LANE_PIXELS - RADIUS + i);
-            span[LANE_PIXELS + RADIUS + i] = LANE_PIXEL(right[iy], i);
-        }
-#pragma unroll
         for (int i = 0; i < LANE_PIXELS; ++i) {
             span[RADIUS + i] = LANE_PIXEL(mid[iy], i);
+        }
+#pragma unroll
+        for (int i = 0; i < RADIUS; ++i) {
+#ifdef NV_SHUFFLE
+            span[i] = shuffle_up(span[LANE_PIXELS + i]);
+            span[LANE_PIXELS + RADIUS + i] = shuffle_down(span[RADIUS + i]);
+#else
+            span[i] = LANE_PIXEL(left[iy], LANE_PIXELS - RADIUS + i);
+            span[LANE_PIXELS + RADIUS + i] = LANE_PIXEL(right[iy], i);
+#endif
         }
         // Input row iy feeds output row oy with kernel row iy - oy.
 #pragma unroll
@@ -116,7 +167,7 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
             }
         }
         const int done = iy - 2 * RADIUS;  // the output row whose last input row this was
-        if (done >= 0 && y0 + done < height) {
+        if (done >= 0 && owner && y0 + done < height) {
             __global pixel_t* dst = out + (long)(y0 + done) * width + x;
 #ifdef DTYPE_U8
             if (whole) {

@@ -140,20 +140,27 @@ fn launch_tunables_run_the_papers_configurations_and_refuse_impossible_ones() {
 }
 
 #[test]
-fn conv2d_fast_takes_registers_for_u8_at_radius_1_and_tile_otherwise() {
+fn conv2d_fast_takes_registers_on_nvidia_where_faster_and_tile_otherwise() {
     if !device_ready() {
         return;
     }
+    let nvidia = match OpenClBackend.availability() {
+        dspbench_core::Availability::Ready { devices } => devices[0].name.contains("NVIDIA"),
+        dspbench_core::Availability::Unavailable { .. } => return,
+    };
     let small = |p: &Problem| matches!(p, Problem::Conv2d { radius: 1 | 5, .. });
     conforms_with(Workload::Conv2d, "fast", &Params::new().with("staging", "tile"), small);
     let staging = |radius, dtype| {
         let problem = Problem::Conv2d { width: 64, height: 64, radius, dtype };
         plan("fast", problem).unwrap().exec_info().details["staging"].clone()
     };
-    assert_eq!(staging(1, DType::U8), "registers");
-    assert_eq!(staging(2, DType::U8), "tile");
+    let registers_on_nvidia = if nvidia { "registers" } else { "tile" };
+    assert_eq!(staging(1, DType::U8), registers_on_nvidia);
+    assert_eq!(staging(2, DType::U8), registers_on_nvidia);
+    assert_eq!(staging(3, DType::U8), "tile");
     assert_eq!(staging(5, DType::U8), "tile");
     assert_eq!(staging(1, DType::F32), "tile");
+    assert_eq!(staging(3, DType::F32), registers_on_nvidia);
     let registers = Params::new().with("staging", "registers");
     let wide = Problem::Conv2d { width: 64, height: 64, radius: 5, dtype: DType::U8 };
     assert!(matches!(plan_with("fast", wide, &registers), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));

@@ -1,6 +1,7 @@
 //! conv2d: paper 004's tiled filter with its execution configuration as tunables (`tiled`),
 //! and our register-blocked `fast` one.
 
+use crate::device::Device;
 use crate::launch::{int, Launch};
 use crate::planned::{OutKind, Planned, Role};
 use crate::program::build;
@@ -20,8 +21,8 @@ pub(crate) const TILED: VariantInfo = VariantInfo {
 pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::Conv2d,
     name: "fast",
-    summary: "our own: 128 x 64 output tiles from a float tile in local memory (`tile`); u8 at R = 1 in registers, \
-              each work-item loading its apron's words (`registers`, R <= 4)",
+    summary: "our own: 128 x 64 output tiles from a float tile in local memory (`tile`), or R <= 4 in registers with \
+              the apron from warp shuffles on NVIDIA, its own loads elsewhere (`registers`, NVIDIA's default where faster)",
     tunables: &["staging"],
     domain: Domain::Any,
 };
@@ -30,18 +31,24 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
 const FAST_GROUP: [usize; 2] = [32, 8];
 const FAST_TILE: [usize; 2] = [128, 64];
 /// `fast`'s `registers` shape (kernels/opencl/conv2d_fast_registers.cl): groups of 32 x
-/// REGISTERS_BY work-items, each 4 pixels x REGISTERS_ROWS rows (the CUDA twin's).
+/// REGISTERS_BY work-items, each 4 pixels x REGISTERS_ROWS rows (the CUDA twin's); a row of 32
+/// covers 128 outputs, or 120 where the apron comes by warp shuffles (NVIDIA: lanes 0 and 31 own
+/// none).
 const REGISTERS_ROWS: usize = 4;
 const REGISTERS_BY: usize = 4;
 
-/// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, u8 at
-/// R = 1 only. H100 through NVIDIA's OpenCL, 7680 x 4320, kernel ms, registers / tile (CUDA's
-/// registers): u8 R = 1 0.0442 / 0.0514 (0.0320), R = 2 0.0702 / 0.0684 (0.0538), R = 3 0.110 /
-/// 0.0957, R = 4 0.162 / 0.139; f32 R = 1 0.0975 / 0.0953 (0.0910), R = 4 0.264 / 0.147. Its
-/// three loads an input row (CUDA: one, and the apron by shuffles) cost more than the tile's
-/// staging from R = 2 on.
-fn registers_faster(dtype: DType, radius: usize) -> bool {
-    dtype == DType::U8 && radius == 1
+/// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, on
+/// NVIDIA's platform (the apron by warp shuffles): u8 at R = 1, 2 and f32 at R = 2, 3. H100, 7680
+/// x 4320, kernel ms, registers / tile (CUDA's registers): u8 R = 1 0.0387 / 0.0513 (0.0321), R =
+/// 2 0.0644 / 0.0682 (0.0538), R = 3 0.102 / 0.0957 (0.0841), R = 4 0.161 / 0.139 (0.127); f32
+/// R = 1 0.0969 / 0.0951 (0.0910), R = 2 0.0999 / 0.106 (0.0916), R = 3 0.119 / 0.123 (0.0974),
+/// R = 4 0.179 / 0.148 (0.131). Elsewhere, with the apron by loads, not measured: the tile.
+fn registers_faster(device: &Device, dtype: DType, radius: usize) -> bool {
+    let faster = match dtype {
+        DType::U8 => radius <= 2,
+        DType::F32 => radius == 2 || radius == 3,
+    };
+    device.is_nvidia() && faster
 }
 
 struct Shape {
@@ -120,12 +127,16 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
 /// `fast`: `registers` (R <= 4) or 32 x 8 groups over 128 x 64 output tiles (`tile`).
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let s = shape(ctx)?;
-    let staging = Conv2dStaging::from_tunables(ctx.tunables, s.radius, registers_faster(s.dtype, s.radius))?;
+    let faster = registers_faster(ctx.device, s.dtype, s.radius);
+    let staging = Conv2dStaging::from_tunables(ctx.tunables, s.radius, faster)?;
     let (entry, defines, global, group) = match staging {
         Conv2dStaging::Registers => {
             let defines = dtype_defines(s.dtype, s.radius).set("ROWS", REGISTERS_ROWS).set("BY", REGISTERS_BY);
+            // NVIDIA's compiler takes inline PTX: the apron by warp shuffles, as in CUDA.
+            let (defines, outputs) =
+                if ctx.device.is_nvidia() { (defines.flag("NV_SHUFFLE"), 120) } else { (defines, 128) };
             let global =
-                [s.width.div_ceil(4 * 32) * 32, s.height.div_ceil(REGISTERS_ROWS * REGISTERS_BY) * REGISTERS_BY];
+                [s.width.div_ceil(outputs) * 32, s.height.div_ceil(REGISTERS_ROWS * REGISTERS_BY) * REGISTERS_BY];
             ("conv2d_fast_registers", defines, global, [32, REGISTERS_BY])
         }
         Conv2dStaging::Tile => {
