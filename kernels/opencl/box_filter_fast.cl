@@ -511,9 +511,14 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
 //    that the CUDA twin asks for with __ldg.
 //  - Barriers: every work-item of a group reaches each one (the loop over a sub-strip's batches
 //    has the same trip count for all; walkers and row work-items only skip work between them).
+// On NVIDIA (NV_PTX, the host's define: that compiler takes inline PTX) the split is the CUDA
+// twin's byte permute and the realignment its funnel shift (H100, 7680 x 4320, m = 5 / 17 / 31 /
+// 63: 0.0656 / 0.0692 / 0.0671 / 0.0743 ms with shifts and masks, 0.0537 / 0.0601 / 0.0617 /
+// 0.0691 with PTX; CUDA 0.0454 / 0.0472 / 0.0514 / 0.0606).
 // Group: U8_THREADS = 256 work-items; output U8_OUT_COLS = 192 columns (6 x 32 work-items, a
 // run each) x a strip of rows (the host picks it through the number of groups in dimension 1:
-// 128 rows, as in CUDA); cs16 column c holds image column x0 - 32 + c (c < U8_OUT_COLS + 64).
+// 128 rows, or on NVIDIA as many strips as fill the device in one wave, as in CUDA); cs16 column
+// c holds image column x0 - 32 + c (c < U8_OUT_COLS + 64).
 #define U8_THREADS 256
 #define U8_OUT_COLS 192
 #define U8_HALO 32
@@ -537,11 +542,47 @@ inline uint odd_pixels(uint w) {
     return (w >> 8) & EVEN_BYTES;
 }
 
+// How a walker splits its loaded words into two packed halves (split_t), and the halves:
+//   NV_PTX (the host defines it on NVIDIA's platform, whose compiler takes inline PTX): the CUDA
+//   twin's split, one byte permute a half (prmt: pixels 0,1 and 2,3, or the edge pixel in every
+//   lane for walkers outside the image), so the sums are walked in image order and stored as
+//   they are; the (selector, selector) pair is the split;
+//   otherwise: even and odd pixels as above, interleaved when stored; the walker's edge (-1 left
+//   of the image, 1 right, 0 inside) is the split.
+#ifdef NV_PTX
+typedef uint2 split_t;
+inline uint byte_perm(uint w, uint selector) {
+    uint d;
+    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(d) : "r"(w), "r"(selector));
+    return d;
+}
+#define FIRST_HALF(w, split) byte_perm((w), (split).x)
+#define SECOND_HALF(w, split) byte_perm((w), (split).y)
+// (hi:lo) >> 16, low word: CUDA's __funnelshift_r(lo, hi, 16).
+inline uint funnel16(uint lo, uint hi) {
+    uint d;
+    asm("shf.r.wrap.b32 %0, %1, %2, 16;" : "=r"(d) : "r"(lo), "r"(hi));
+    return d;
+}
+#else
+typedef int split_t;
+#define FIRST_HALF(w, split) even_pixels(w)
+#define SECOND_HALF(w, split) odd_pixels(w)
+inline uint funnel16(uint lo, uint hi) {
+    return (lo >> 16) | (hi << 16);
+}
+#endif
+
 // Stores one row's column sums of a walker's word (sums.x: pixels 0, 2; sums.y: 1, 3) in image
 // order: cs[0] = pixels 0,1 and cs[1] = pixels 2,3. edge < 0: the walker is left of the image
 // (it walks word 0) and every lane is pixel 0's sum; edge > 0: right of it (the last word),
 // pixel 3's.
-inline void store_sums(__local uint* cs, uint2 sums, int edge) {
+inline void store_sums(__local uint* cs, uint2 sums, split_t split) {
+#ifdef NV_PTX
+    cs[0] = sums.x;
+    cs[1] = sums.y;
+#else
+    const int edge = split;
     uint lo = (sums.x & 0xFFFFu) | (sums.y << 16);
     uint hi = (sums.x >> 16) | (sums.y & 0xFFFF0000u);
     if (edge != 0) {
@@ -550,39 +591,41 @@ inline void store_sums(__local uint* cs, uint2 sums, int edge) {
     }
     cs[0] = lo;
     cs[1] = hi;
+#endif
 }
 
 // One row step of the packed sums: the word entering the window added, the one leaving it
 // subtracted (every lane stays a window sum, so no borrow crosses lanes).
-inline uint2 slide_words(uint2 sums, uint enter, uint leave) {
-    return (uint2)(sums.x + even_pixels(enter) - even_pixels(leave), sums.y + odd_pixels(enter) - odd_pixels(leave));
+inline uint2 slide_words(uint2 sums, uint enter, uint leave, split_t split) {
+    return (uint2)(sums.x + FIRST_HALF(enter, split) - FIRST_HALF(leave, split),
+                   sums.y + SECOND_HALF(enter, split) - SECOND_HALF(leave, split));
 }
 
 // Slides the packed column sums of one image word (`col` points at its row 0; rows are `words`
 // apart) down rows y .. y + rows - 1, storing each row's sums at cs[i * U8_PITCH] (two words)
 // before stepping past it; rows outside the image replicate the edge.
-inline uint2 fill_words_clamped(__global const uint* col, int words, int height, int y, int rows, int r, int edge,
-                                uint2 sums, __local uint* cs) {
+inline uint2 fill_words_clamped(__global const uint* col, int words, int height, int y, int rows, int r,
+                                split_t split, uint2 sums, __local uint* cs) {
 #pragma unroll U8_UNROLL
     for (int i = 0; i < rows; ++i) {
-        store_sums(cs + i * U8_PITCH, sums, edge);
+        store_sums(cs + i * U8_PITCH, sums, split);
         const uint a = col[(long)clamp_index((long)y + i + r + 1, height) * words];
         const uint s = col[(long)clamp_index((long)y + i - r, height) * words];
-        sums = slide_words(sums, a, s);
+        sums = slide_words(sums, a, s, split);
     }
     return sums;
 }
 
 // As fill_words_clamped where the caller guarantees that rows y - r .. y + rows + r all exist:
 // plain pointer steps.
-inline uint2 fill_words_inside(__global const uint* col, int words, int y, int rows, int r, int edge, uint2 sums,
-                               __local uint* cs) {
+inline uint2 fill_words_inside(__global const uint* col, int words, int y, int rows, int r, split_t split,
+                               uint2 sums, __local uint* cs) {
     __global const uint* add = col + (long)(y + r + 1) * words;
     __global const uint* sub = col + (long)(y - r) * words;
 #pragma unroll U8_UNROLL
     for (int i = 0; i < rows; ++i) {
-        store_sums(cs + i * U8_PITCH, sums, edge);
-        sums = slide_words(sums, *add, *sub);
+        store_sums(cs + i * U8_PITCH, sums, split);
+        sums = slide_words(sums, *add, *sub, split);
         add += words;
         sub += words;
     }
@@ -591,21 +634,21 @@ inline uint2 fill_words_inside(__global const uint* col, int words, int y, int r
 
 // The packed column sums (even, odd pixels) of one image word at row y: rows past an edge
 // counted, not visited; the others in chunks of U8_UNROLL predicated loads issued together.
-inline uint2 word_start(__global const uint* col, int words, int height, int y, int r) {
+inline uint2 word_start(__global const uint* col, int words, int height, int y, int r, split_t split) {
     int first = y - r;
     int last = y + r;
     uint even = 0;
     uint odd = 0;
     if (first < 0) {
         const uint e = col[0];
-        even += (uint)(-first) * even_pixels(e);
-        odd += (uint)(-first) * odd_pixels(e);
+        even += (uint)(-first) * FIRST_HALF(e, split);
+        odd += (uint)(-first) * SECOND_HALF(e, split);
         first = 0;
     }
     if (last > height - 1) {
         const uint e = col[(long)(height - 1) * words];
-        even += (uint)(last - (height - 1)) * even_pixels(e);
-        odd += (uint)(last - (height - 1)) * odd_pixels(e);
+        even += (uint)(last - (height - 1)) * FIRST_HALF(e, split);
+        odd += (uint)(last - (height - 1)) * SECOND_HALF(e, split);
         last = height - 1;
     }
     __global const uint* p = col + (long)first * words;
@@ -614,8 +657,8 @@ inline uint2 word_start(__global const uint* col, int words, int height, int y, 
         for (int k = 0; k < U8_UNROLL; ++k) {
             if (i + k <= last) {
                 const uint w = p[(long)k * words];
-                even += even_pixels(w);
-                odd += odd_pixels(w);
+                even += FIRST_HALF(w, split);
+                odd += SECOND_HALF(w, split);
             }
         }
         p += (long)U8_UNROLL * words;
@@ -677,8 +720,8 @@ inline void u8_run(__local const uint* rw, int c0, int r, uint bias, uint magic,
             const int j = h * 2 + k;  // the pair: outputs 2j, 2j + 1
             const uint next_s = sw[j + 1];
             const uint next_a = aw[j + 1];
-            const uint sp = sub_odd ? (prev_s >> 16) | (next_s << 16) : prev_s;
-            const uint ap = sub_odd ? prev_a : (prev_a >> 16) | (next_a << 16);
+            const uint sp = sub_odd ? funnel16(prev_s, next_s) : prev_s;
+            const uint ap = sub_odd ? prev_a : funnel16(prev_a, next_a);
             prev_s = next_s;
             prev_a = next_a;
             // Per lane a - s + 0x8000, in 0 .. 0xFFFF: no borrow crosses lanes.
@@ -734,10 +777,16 @@ void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, 
     const bool walker = w <= w_hi && gy0 < y_end;
     const int gw = x0 / 4 - U8_HALO / 4 + w;
     const int edge = gw < 0 ? -1 : (gw >= words ? 1 : 0);
+#ifdef NV_PTX
+    const split_t split = edge < 0 ? (uint2)(0x4040u, 0x4040u) : edge > 0 ? (uint2)(0x4343u, 0x4343u)
+                                                                        : (uint2)(0x4140u, 0x4342u);
+#else
+    const split_t split = edge;
+#endif
     __global const uint* col = (__global const uint*)in + clamp(gw, 0, words - 1);
     uint2 sums = (uint2)(0u, 0u);
     if (walker) {
-        sums = word_start(col, words, height, gy0, r);
+        sums = word_start(col, words, height, gy0, r, split);
     }
 
     // Row work-items: t % 32 = row of the batch (sub-strip t % 32 / U8_GROUP_ROWS), t / 32 =
@@ -760,9 +809,9 @@ void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, 
         if (walker && rows > 0) {
             __local uint* dst = cs + g * U8_GROUP_ROWS * U8_PITCH + 2 * w;
             if (y - r >= 0 && y + rows + r < height) {
-                sums = fill_words_inside(col, words, y, rows, r, edge, sums, dst);
+                sums = fill_words_inside(col, words, y, rows, r, split, sums, dst);
             } else {
-                sums = fill_words_clamped(col, words, height, y, rows, r, edge, sums, dst);
+                sums = fill_words_clamped(col, words, height, y, rows, r, split, sums, dst);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);

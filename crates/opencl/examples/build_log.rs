@@ -6,7 +6,8 @@
 //!
 //! The first argument is the file stem in `kernels/opencl` (or `DSPBENCH_KERNELS`); the rest
 //! are build options, passed after `-cl-std=CL1.2`; NVIDIA's own options (`-cl-nv-*`) are left out
-//! on other platforms, which would refuse them.
+//! on other platforms, which would refuse them. With `DSPBENCH_BINARY_DIR=DIR` each device's
+//! program binary is written there too (`<stem>-<device index>.bin`; NVIDIA's is PTX text).
 
 use dspbench_kernels::{source, Dialect};
 use opencl3::context::Context;
@@ -26,6 +27,7 @@ fn main() {
         std::process::exit(2);
     });
     let platforms = get_platforms().unwrap_or_default();
+    let mut written = 0;
     for platform in platforms {
         let platform_name = platform.name().unwrap_or_default();
         for id in platform.get_devices(CL_DEVICE_TYPE_ALL).unwrap_or_default() {
@@ -53,6 +55,17 @@ fn main() {
             println!("options: {}", options.join(" "));
             println!("build: {}", status.map(|_| "ok".to_string()).unwrap_or_else(|e| e.to_string()));
             println!("{}", program.get_build_log(id).unwrap_or_default().trim());
+            if let Ok(dir) = std::env::var("DSPBENCH_BINARY_DIR") {
+                written += 1;
+                let path = std::path::Path::new(&dir).join(format!("{file}-{written}.bin"));
+                match program.get_binaries() {
+                    Ok(binaries) => match std::fs::write(&path, binaries.concat()) {
+                        Ok(()) => println!("binary: {}", path.display()),
+                        Err(e) => println!("cannot write {}: {e}", path.display()),
+                    },
+                    Err(e) => println!("no binary: {e}"),
+                }
+            }
         }
     }
 }

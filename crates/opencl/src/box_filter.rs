@@ -7,7 +7,7 @@ use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, u8x4_strips, FUSED_THREADS};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -178,6 +178,11 @@ pub(crate) fn plan_recursive_coalesced(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algo
     Ok(plan.boxed())
 }
 
+/// The u8 word form's entry, and the groups of it a compute unit of NVIDIA's holds at once, as
+/// CUDA's twin counts them (its occupancy: 4 blocks of 256 an SM); OpenCL reports no occupancy.
+const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
+const U8X4_GROUPS_PER_CU: usize = 4;
+
 /// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP): CUDA's
 /// twin gets 64 from `__launch_bounds__(256, 4)`, four groups of 256 an SM. Uncapped, NVIDIA's
 /// OpenCL gave it 128 (two groups); capped it spills 28 bytes and runs level with CUDA (H100,
@@ -195,6 +200,9 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
         Some(n) if ctx.device.is_nvidia() => defines(image.dtype).set("REGISTER_CAP", n),
         _ => defines(image.dtype),
     };
+    // NVIDIA's compiler takes inline PTX: the u8 word form splits words by byte permutes, as the
+    // CUDA twin does.
+    let defines = if ctx.device.is_nvidia() { defines.flag("NV_PTX") } else { defines };
     let vendor = VendorOptions { nv_max_registers: cap };
     let program = build_with(ctx.device, "box_filter_fast", &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
@@ -204,10 +212,18 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let strips = ctx.tunables.positive_opt("strips")?;
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
         // The fused kernels take any number of strips (groups down the image), whole batches each
-        // (tunable `strips`). H100 through NVIDIA's OpenCL, u8 at 7680 x 4320, m = 5 / 31 / 63,
-        // kernel ms: the default 34 strips 0.0644 / 0.0664 / 0.0739; 13 (one wave of 4 groups a
-        // compute unit, CUDA's rule) 0.0640 / 0.0685 / 0.0766; 68 0.0608 / 0.0644 / 0.0770.
-        let strips = strips.unwrap_or(fused.groups.1);
+        // (tunable `strips`). On NVIDIA the u8 word form takes as many as fill the device in one
+        // wave of U8X4_GROUPS_PER_CU groups a compute unit (CUDA's rule, u8x4_strips): H100, u8,
+        // kernel ms, one wave / 128-row strips: 7680 x 4320 m = 5 0.0533 / 0.0538, m = 63 0.0676 /
+        // 0.0692; 4096 x 4096 m = 9 0.0291 / 0.0318, m = 33 0.0310 / 0.0343 (before the byte
+        // permutes, one wave measured no better at 8K: 0.0640 / 0.0644 at m = 5).
+        let one_wave = fused.entry == U8X4_ENTRY && ctx.device.is_nvidia();
+        let default = if one_wave {
+            u8x4_strips(fused.groups.0, h, ctx.device.limits.compute_units * U8X4_GROUPS_PER_CU)
+        } else {
+            fused.groups.1
+        };
+        let strips = strips.unwrap_or(default);
         let global = [fused.groups.0 * FUSED_THREADS, strips];
         plan.detail("strips", strips);
         let args = image.walk_args(input, plan.output())?;
