@@ -1,0 +1,13 @@
+#!/bin/bash
+cd "$(dirname "$0")/../.." || exit 1
+S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
+R=/tmp/res; rm -rf $R; mkdir -p $R
+nvidia-smi -L > $R/gpu.txt 2>&1
+timeout 60 $S/build_log box_filter_fast -DDTYPE_U8 -DNV_PTX -cl-nv-verbose 2>&1 | grep -E "Used|stack|rror" > $R/build.txt; cat $R/build.txt
+DSPBENCH_REQUIRE=opencl timeout 100 $S/dspbench selftest --backends opencl --filter box-filter/fast > $R/selftest-box.txt 2>&1
+echo "selftest rc=$?"; tail -3 $R/selftest-box.txt
+DSPBENCH_REQUIRE=cuda,opencl timeout 200 $S/dspbench run .gpu/me/bx3.yaml --device opencl=NVIDIA --machine h100 --out $R/bx3 > $R/bx3.log 2>&1
+echo "run rc=$?"
+grep "pass 4 of 4\|skipped\|rror" $R/bx3.log | sed 's/(median of \([0-9]*\).*/n=\1/' | cut -c1-140
+rm -rf $R/*/plots $R/*/report.html
+tar czf $OUT/results.tar.gz -C $R .
