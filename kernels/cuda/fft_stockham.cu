@@ -42,6 +42,8 @@
 //   pass 2: for each k1, an N2-point FFT over n2 of A[k1 N2 + n2] W_N^{n2 k1} -> X[k1 + N1 k2]
 // which is why the kernels take general strides and an optional twiddle W_N^{c i}
 // (c = the column's index within its transform, i = the point) applied as points are loaded.
+// 2^15 points in batches of two transforms an SM take one launch instead: N1 = 2, pass 1 folded
+// into pass 2's loads (FOLD in fft_stockham_registers.cuh).
 // Loads and stores move consecutive columns together when the points of a column are not
 // contiguous, so the strided passes still read and write whole sectors.
 //
