@@ -69,6 +69,28 @@ inline float shuffle_down(float v) {
     return r;
 }
 #define WARP_OUTPUTS (30 * LANE_PIXELS)
+#ifdef DTYPE_U8
+// A u8 output's bits, floor(v + 0.5) saturated to 0..255, in one conversion (the CUDA twin's
+// u8_bits), and four of them packed by byte permutes: to_pixel's floor, clamp and convert and the
+// shifts cost twice the instructions, a fair share of the work at small R.
+inline uint u8_bits(float v) {
+    uint bits;
+    asm("cvt.rmi.sat.u8.f32 %0, %1;" : "=r"(bits) : "f"(v + 0.5f));
+    return bits;
+}
+inline uint byte_perm(uint a, uint b, uint selector) {
+    uint d;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(selector));
+    return d;
+}
+#define PACK_U8(v0, v1, v2, v3)                                                                  \
+    byte_perm(byte_perm(u8_bits(v0), u8_bits(v1), 0x0040u), byte_perm(u8_bits(v2), u8_bits(v3), 0x0040u), \
+              0x5410u)
+#endif
+#endif
+#if defined(DTYPE_U8) && !defined(NV_SHUFFLE)
+#define PACK_U8(v0, v1, v2, v3)                                                                  \
+    ((uint)to_pixel(v0) | ((uint)to_pixel(v1) << 8) | ((uint)to_pixel(v2) << 16) | ((uint)to_pixel(v3) << 24))
 #endif
 
 __kernel __attribute__((reqd_work_group_size(32, BY, 1)))
@@ -171,8 +193,7 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
             __global pixel_t* dst = out + (long)(y0 + done) * width + x;
 #ifdef DTYPE_U8
             if (whole) {
-                *(__global uint*)dst = (uint)to_pixel(acc[done][0]) | ((uint)to_pixel(acc[done][1]) << 8) |
-                                       ((uint)to_pixel(acc[done][2]) << 16) | ((uint)to_pixel(acc[done][3]) << 24);
+                *(__global uint*)dst = PACK_U8(acc[done][0], acc[done][1], acc[done][2], acc[done][3]);
             } else {
 #pragma unroll
                 for (int p = 0; p < LANE_PIXELS; ++p) {

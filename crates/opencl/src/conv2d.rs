@@ -39,8 +39,8 @@ const REGISTERS_BY: usize = 4;
 
 /// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, on
 /// NVIDIA's platform (the apron by warp shuffles): u8 at R = 1, 2 and f32 at R = 2, 3. H100, 7680
-/// x 4320, kernel ms, registers / tile (CUDA's registers): u8 R = 1 0.0387 / 0.0513 (0.0321), R =
-/// 2 0.0644 / 0.0682 (0.0538), R = 3 0.102 / 0.0957 (0.0841), R = 4 0.161 / 0.139 (0.127); f32
+/// x 4320, kernel ms, registers / tile (CUDA's registers): u8 R = 1 0.0353 / 0.0513 (0.0320), R =
+/// 2 0.0606 / 0.0682 (0.0538), R = 3 0.0973 / 0.0954 (0.0841), R = 4 0.158 / 0.139 (0.127); f32
 /// R = 1 0.0969 / 0.0951 (0.0910), R = 2 0.0999 / 0.106 (0.0916), R = 3 0.119 / 0.123 (0.0974),
 /// R = 4 0.179 / 0.148 (0.131). Elsewhere, with the apron by loads, not measured: the tile.
 fn registers_faster(device: &Device, dtype: DType, radius: usize) -> bool {
