@@ -95,16 +95,7 @@ impl RegisterOptions {
             }
         };
         let min_blocks = tunables.positive_opt("min_blocks")?;
-        let twiddles_ahead = match tunables.string_opt("twiddles")? {
-            None => None,
-            Some("ahead") => Some(true),
-            Some("in-pass") => Some(false),
-            Some(other) => {
-                return Err(Error::input(format!(
-                    "fft `mixed-radix` tunable `twiddles` is ahead or in-pass; got `{other}`"
-                )))
-            }
-        };
+        let twiddles_ahead = fft_mixed::twiddles_ahead(tunables)?;
         Ok(RegisterOptions { max_threads, max_radix, points, columns, double, min_blocks, twiddles_ahead })
     }
 }

@@ -311,6 +311,20 @@ pub fn register_pitch(len: usize, columns: usize, buffers: usize, max_shared: us
     }
 }
 
+/// The `twiddles` tunable of the register kernels (both dialects): `ahead` loads a pass's
+/// twiddles while the pass before runs, `in-pass` where they are used; None for the planner's
+/// choice.
+pub fn twiddles_ahead(tunables: &Params) -> Result<Option<bool>, Error> {
+    match tunables.string_opt("twiddles")? {
+        None => Ok(None),
+        Some("ahead") => Ok(Some(true)),
+        Some("in-pass") => Ok(Some(false)),
+        Some(other) => {
+            Err(Error::input(format!("fft `mixed-radix` tunable `twiddles` is ahead or in-pass; got `{other}`")))
+        }
+    }
+}
+
 /// Blocks an SM for a register block of `threads` (CUDA's __launch_bounds__ MIN_BLOCKS, OpenCL's
 /// register cap on NVIDIA): as many as leave each thread registers for its points (2 each; with
 /// `ahead`, the next pass's twiddles too) and REGISTERS_BESIDE_POINTS, at most 1024 threads an SM

@@ -92,16 +92,7 @@ fn register_options(tunables: &Params, max_work_group: usize) -> Result<Register
             fft_mixed::REGISTER_RADIX_LIMIT
         )));
     }
-    let twiddles_ahead = match tunables.string_opt("twiddles")? {
-        None => None,
-        Some("ahead") => Some(true),
-        Some("in-pass") => Some(false),
-        Some(other) => {
-            return Err(Error::input(format!(
-                "fft `mixed-radix` tunable `twiddles` is ahead or in-pass; got `{other}`"
-            )))
-        }
-    };
+    let twiddles_ahead = fft_mixed::twiddles_ahead(tunables)?;
     Ok(RegisterOptions {
         max_threads,
         max_radix,
