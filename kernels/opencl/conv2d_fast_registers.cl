@@ -151,6 +151,13 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
     }
 #endif
 
+    // The taps in registers, read once: through the `__constant` pointer each FMA's tap may cost
+    // a load of its own (CUDA's twin reads a module constant, an operand of the FMA itself).
+    float taps[TAPS * TAPS];
+#pragma unroll
+    for (int i = 0; i < TAPS * TAPS; ++i) {
+        taps[i] = k[i];
+    }
     const int pixels = min(LANE_PIXELS, width - x);
     const bool whole = pixels == LANE_PIXELS && (width & 3) == 0;
     float acc[ROWS][LANE_PIXELS];
@@ -182,7 +189,7 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
                     float a = ky == 0 ? 0.0f : acc[oy][p];
 #pragma unroll
                     for (int kx = 0; kx < TAPS; ++kx) {
-                        a = fma(k[ky * TAPS + kx], span[p + kx], a);
+                        a = fma(taps[ky * TAPS + kx], span[p + kx], a);
                     }
                     acc[oy][p] = a;
                 }

@@ -157,7 +157,8 @@ fn conv2d_fast_takes_registers_on_nvidia_where_faster_and_tile_otherwise() {
     let registers_on_nvidia = if nvidia { "registers" } else { "tile" };
     assert_eq!(staging(1, DType::U8), registers_on_nvidia);
     assert_eq!(staging(2, DType::U8), registers_on_nvidia);
-    assert_eq!(staging(3, DType::U8), "tile");
+    assert_eq!(staging(3, DType::U8), registers_on_nvidia);
+    assert_eq!(staging(4, DType::U8), "tile");
     assert_eq!(staging(5, DType::U8), "tile");
     assert_eq!(staging(1, DType::F32), "tile");
     assert_eq!(staging(3, DType::F32), registers_on_nvidia);

@@ -38,14 +38,16 @@ const REGISTERS_ROWS: usize = 4;
 const REGISTERS_BY: usize = 4;
 
 /// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, on
-/// NVIDIA's platform (the apron by warp shuffles): u8 at R = 1, 2 and f32 at R = 2, 3. H100, 7680
-/// x 4320, kernel ms, registers / tile (CUDA's registers): u8 R = 1 0.0353 / 0.0513 (0.0320), R =
-/// 2 0.0606 / 0.0682 (0.0538), R = 3 0.0973 / 0.0954 (0.0841), R = 4 0.158 / 0.139 (0.127); f32
-/// R = 1 0.0969 / 0.0951 (0.0910), R = 2 0.0999 / 0.106 (0.0916), R = 3 0.119 / 0.123 (0.0974),
-/// R = 4 0.179 / 0.148 (0.131). Elsewhere, with the apron by loads, not measured: the tile.
+/// NVIDIA's platform (the apron by warp shuffles): u8 at R = 1, 2, 3 and f32 at R = 2, 3. H100,
+/// 7680 x 4320, kernel ms, registers / tile (CUDA's registers), one call: u8 R = 1 0.0347 /
+/// 0.0513 (0.0319), R = 2 0.0594 / 0.0682 (0.0537), R = 3 0.0927 / 0.0954 (0.0840), R = 4 0.144 /
+/// 0.138 (0.126); f32 R = 1 0.0969 / 0.0947 (0.0909), R = 2 0.1000 / 0.106 (0.0917), R = 3 0.115 /
+/// 0.123 (0.0974), R = 4 0.165 / 0.147 (0.131); the tiles at u8 R = 1, 2 and f32 R = 2, 3 and f32 R
+/// = 1's registers are from an earlier call.
+/// Elsewhere, with the apron by loads, not measured: the tile.
 fn registers_faster(device: &Device, dtype: DType, radius: usize) -> bool {
     let faster = match dtype {
-        DType::U8 => radius <= 2,
+        DType::U8 => radius <= 3,
         DType::F32 => radius == 2 || radius == 3,
     };
     device.is_nvidia() && faster
