@@ -573,8 +573,15 @@ fn slurm_runs_a_scenario_in_shards_over_partitions_and_merges_them() {
         );
         std::thread::sleep(std::time::Duration::from_millis(500));
     }
-    let status = dspbench().args(["slurm", "status"]).arg(&out).assert().success().get_output().stdout.clone();
-    let status = String::from_utf8(status).unwrap();
+    // The merge job writes the report before Slurm marks it done ("completing" a moment longer).
+    let status = loop {
+        let status = dspbench().args(["slurm", "status"]).arg(&out).assert().success().get_output().stdout.clone();
+        let status = String::from_utf8(status).unwrap();
+        if status.contains("done: ") || std::time::Instant::now() >= deadline {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    };
     assert_eq!(status.matches(" finished ").count(), 3, "{status}");
     assert_eq!(status.matches("failed (exit 7)").count(), 1, "{status}");
     assert!(status.contains("done: "), "{status}");
