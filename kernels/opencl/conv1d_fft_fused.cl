@@ -8,7 +8,12 @@
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y)
 // Launch:  ceil(ceil(n_out / B) / 2) groups of L / 16 work-items (B = L - m + 1).
 // Defines: LOG2_SIZE (4..12: NVIDIA's OpenCL gives a work-group 48 KiB of local memory, 4096
-//          points padded; the CUDA twin goes to 16384 with dynamic shared memory).
+//          points padded; the CUDA twin goes to 16384 with dynamic shared memory); REGISTERS
+//          (optional) for conv1d_fft_fused_registers.h's kernel instead, which goes to 8192.
+
+#ifdef REGISTERS
+#include "conv1d_fft_fused_registers.h"
+#else
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -74,3 +79,5 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
         }
     }
 }
+
+#endif  // REGISTERS

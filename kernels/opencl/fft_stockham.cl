@@ -3,16 +3,17 @@
 // defines); it also serves conv1d `fft` here, forward and, built with -DINVERSE, inverse.
 //
 // Two kernels. Without REGISTERS, this file's: a tile staged in local memory as float2, general
-// strides and the four-step twiddle; fft `stockham` runs it for the four-step launches and for
-// contiguous batches the register kernel does not take, conv1d `fft` for every launch. With
-// REGISTERS defined, fft_stockham_registers.h's, which fft `stockham` runs for contiguous
-// batches of up to 8192 points when asked (`path: registers`; 8192 with the split exchange, 36
-// KiB of local memory) and by default on NVIDIA up to 4096 points: the same passes with a
-// work-item's points in registers from the global load to the global store, exchanged through
-// local memory between passes. On an H100 through NVIDIA's OpenCL (2^24 points a batch, kernel
+// strides and the four-step twiddle; fft `stockham` runs it when asked (`path: shared`) and off
+// NVIDIA, conv1d `fft` for every launch. With REGISTERS defined, fft_stockham_registers.h's,
+// which fft `stockham` runs when asked (`path: registers`) and by default on NVIDIA: the same
+// passes with a work-item's points in registers from the global load to the global store,
+// exchanged through local memory between passes, 8192 points a group at most (the split
+// exchange's 36 KiB), 16384 as two groups a transform folding its halves, larger transforms as
+// the four-step's two launches. On an H100 through NVIDIA's OpenCL (2^24 points a batch, kernel
 // ms, one run) it takes 1024 x 16384 in 0.0922 ms and 4096 x 4096 in 0.0922 (this file's kernel
-// 0.101 and 0.0976; CUDA's register kernel 0.0910 and 0.0911). NVIDIA's OpenCL runs it 256
-// work-items a group at most, so 8192 points (512) do not launch there.
+// 0.101 and 0.0976; CUDA's register kernel 0.0910 and 0.0911); 2^20 x 16 in 0.203 (this file's
+// 0.271, CUDA 0.199); see crates/opencl/src/stockham.rs for the rest. (NVIDIA's OpenCL reports
+// 256 work-items a group for every kernel yet runs up to 1024: crates/opencl/src/launch.rs.)
 // The rest of this comment is about this file's kernel.
 //
 // X[k] = sum_n x[n] exp(-2 pi i k n / N), forward, unnormalised, batched (INVERSE: exp(+...)).

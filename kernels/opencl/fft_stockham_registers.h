@@ -1,9 +1,9 @@
-// fft `stockham`, contiguous one-launch batches when asked (`path: registers`): the Stockham passes of
+// fft `stockham` on registers (`path: registers`, NVIDIA's default): the Stockham passes of
 // fft_stockham.cl (which explains the algorithm) with a work-item's points kept in registers
-// from the global load to the global store. The OpenCL twin of the contiguous (STRIDED = 0,
-// PIPELINE = 0) form of kernels/cuda/fft_stockham_registers.cuh; OpenCL 1.2 has no asynchronous
-// global -> local copy that bypasses registers, so no copy-ahead, and the four-step launches
-// stay on fft_stockham.cl's kernel. Included by fft_stockham.cl when REGISTERS is defined.
+// from the global load to the global store. The OpenCL twin of kernels/cuda/fft_stockham_registers.cuh
+// without its copy-ahead (PIPELINE: OpenCL 1.2 has no asynchronous global -> local copy that
+// bypasses registers) and its cluster fold: contiguous batches, 16384 points folded (FOLD) and
+// the four-step's passes (STRIDED). Included by fft_stockham.cl when REGISTERS is defined.
 //
 // Why. fft_stockham.cl stages a whole tile in local memory as float2 and runs every pass
 // local -> registers -> local: two local round trips more than the passes need, and 4096
@@ -28,29 +28,32 @@
 //
 // Entry:   fft_stockham_registers(in, out, columns_per_batch, in_stride, in_dist, out_stride,
 //                                 out_dist, batch_dist, twiddle_n, total_columns)
-//          fft_stockham's arguments, so that the host launches both alike; only contiguous
-//          batches (column g at g L, in_stride = out_stride = 1, no twiddle): only
-//          total_columns is read. in and out may be one buffer (a group reads its own columns
-//          before it writes them).
+//          fft_stockham's arguments, so that the host launches both alike. STRIDED = 0:
+//          contiguous batches (column g at g L, in_stride = out_stride = 1, no twiddle), or with
+//          FOLD the halves layout below, and only total_columns is read; in and out may be one
+//          buffer (a group reads its own columns before it writes them), except with FOLD.
+//          STRIDED = 1: a four-step pass, every argument as fft_stockham.cl documents them
+//          (columns_per_batch a power of two); in and out distinct.
 // Launch:  ceil(total_columns / COLUMNS) groups of COLUMNS * L / PPT work-items
 //          (PPT = min(L, POINTS_PER_THREAD)); EXCHANGE_LEN * (SPLIT ? 4 : 8) bytes of local memory.
 // Defines: REGISTERS (any value), LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <=
-//          8192), POINTS_PER_THREAD (8, 16), SPLIT (0, 1); INVERSE (optional) as fft_stockham.cl.
+//          8192), POINTS_PER_THREAD (8, 16), SPLIT (0, 1); INVERSE (optional) as fft_stockham.cl;
+//          STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, its
+//          pass dealt column first, see fft_register_passes.h) and TWIDDLE (0, 1: twiddle_n != 0,
+//          W_N^{c i} on the operands as they arrive, two accurate cospi / sinpi a butterfly);
+//          FOLD (0 or absent, 1; COLUMNS 1): transforms of 2L points (16384 at L = 8192, which no
+//          group holds in NVIDIA's 48 KiB) in one launch, CUDA's FOLD = 1
+//          (kernels/cuda/fft_stockham_registers.cuh): the four-step split with N1 = 2, its first
+//          step fused into the loads of the second. Group g is column k1 = g % 2 of transform g / 2:
+//          it loads x[i] + (-1)^k1 x[i + L] (both groups read the whole input, the second mostly
+//          from L2: they run as neighbours), applies W_2L^{k1 i}, transforms and writes X[k1 + 2 k]
+//          (total_columns = 2 x batch; in and out distinct buffers).
 
-#ifndef LOG2_SIZE
-#error "define LOG2_SIZE"
+#ifndef FOLD
+#define FOLD 0
 #endif
-#ifndef COLUMNS
-#error "define COLUMNS"
-#endif
-#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16
-#error "define POINTS_PER_THREAD as 8 or 16"
-#endif
-#ifndef SPLIT
-#error "define SPLIT (0 or 1)"
-#endif
-#if LOG2_SIZE > 13
-#error "a work-group holds at most 8192 points"
+#if FOLD && COLUMNS != 1
+#error "FOLD: one column a group"
 #endif
 
 #ifdef INVERSE
@@ -59,130 +62,26 @@
 #define SIGN -1.0f
 #endif
 
-#include "fft_dft.h"
-
-#define L (1 << LOG2_SIZE)
-#if POINTS_PER_THREAD == 16
-#define LOG_PPT_MAX 4
-#else
-#define LOG_PPT_MAX 3
+#ifndef STRIDED
+#define STRIDED 0
 #endif
-#if LOG2_SIZE < LOG_PPT_MAX
-#define LOG_PPT LOG2_SIZE
-#else
-#define LOG_PPT LOG_PPT_MAX
+#if !STRIDED
+#define TWIDDLE 0
+#elif !defined(TWIDDLE)
+#error "STRIDED needs TWIDDLE (0 or 1)"
 #endif
-#define PPT (1 << LOG_PPT)
-#define TILE (COLUMNS * L)
-#define THREADS (TILE / PPT)
-#if TILE > 8192
-#error "a work-group holds at most 8192 points"
-#endif
-// The first pass takes what is left of L after the passes of radix PPT; the number of passes.
-#if LOG2_SIZE == 0
-#define LOG_R0 0
-#define NPASSES 1
-#else
-#define LOG_R0 ((LOG2_SIZE - 1) % LOG_PPT + 1)
-#define NPASSES (1 + (LOG2_SIZE - LOG_R0) / LOG_PPT)
-#endif
-#define R0 (1 << LOG_R0)
-#if NPASSES > 5
-#error "at most five passes (8192 points at 8 a work-item)"
+#if FOLD && STRIDED
+#error "FOLD reads the halves of contiguous transforms"
 #endif
 
-#if SPLIT
-typedef float Exchanged;
-#define EX_ROW 32 /* elements to a 128-byte row of the 32 banks */
-#else
-typedef float2 Exchanged;
-#define EX_ROW 16
-#endif
-// The tile and the most padding (R = 8, NS = 8).
-#define EXCHANGE_LEN (TILE + TILE / 8)
+#include "fft_register_passes.h"
 
-// Where index e (uint, within the tile) is kept in the exchange after pass (R, NS). The next pass
-// loads consecutive indices and pass (R, NS) stores to (j / NS) NS R + j % NS + r NS:
-//   NS = 1: stride R, EX_ROW / R lanes a row: one element a row shifts the rows by a bank each;
-//   1 < NS < EX_ROW: runs of NS lanes, NS R apart: NS elements every NS R put consecutive runs
-//   on distinct slots of NS banks;
-//   NS >= EX_ROW: the stores fill whole rows already.
-#define PAD_X(R, NS, e)                                                                          \
-    ((NS) == 1 ? (e) + (e) / EX_ROW : (NS) < EX_ROW ? (e) + (e) / ((NS) * (R)) * (NS) : (e))
-// PAD_X(e + step) - PAD_X(e) for any e when step is a multiple of the padding's period (then
-// every load of a work-item is one base plus constants); -1 when it is not.
-#define PAD_PERIOD(R, NS) ((NS) == 1 ? EX_ROW : (NS) < EX_ROW ? (NS) * (R) : 1)
-#define PAD_STEP(R, NS, step)                                                                    \
-    ((step) % PAD_PERIOD(R, NS) == 0 ? (int)PAD_X(R, NS, (uint)(step)) : -1)
-
-// Pass (R, NS) on the work-item's PPT / R butterflies, in registers: twiddles, DFT_R. Butterfly
-// j of its column is item w % (L / R) (consecutive work-items, consecutive butterflies).
-#define BUTTERFLIES(R, LOG_R, NS)                                                                \
-    do {                                                                                         \
-        _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
-            const uint w = lid + it * THREADS;                                                   \
-            const uint j = w % (uint)(L / (R));                                                  \
-            if ((NS) > 1) {                                                                      \
-                /* W_{Ns R}^{r k}: one accurate sinpi/cospi (exact argument), then powers. */    \
-                const float a = SIGN * 2.0f * (float)(j % (uint)(NS)) / (float)((NS) * (R));     \
-                const float2 w1 = (float2)(cospi(a), sinpi(a));                                  \
-                float2 wr = w1;                                                                  \
-                _Pragma("unroll") for (int r = 1; r < (R); ++r) {                                \
-                    v[it * (R) + r] = cmul(v[it * (R) + r], wr);                                 \
-                    wr = cmul(wr, w1);                                                           \
-                }                                                                                \
-            }                                                                                    \
-            DFT(R, LOG_R, v, it * (R));                                                          \
-        }                                                                                        \
-    } while (0)
-
-// The outputs of pass (R, NS) to the inputs of the pass of radix R2 after it, through buf: the
-// component COMP (.x or .y), or both (COMP empty).
-#define EXCHANGE(R, NS, R2, COMP)                                                                \
-    do {                                                                                         \
-        _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
-            const uint w = lid + it * THREADS;                                                   \
-            const uint c = w / (uint)(L / (R));                                                  \
-            const uint j = w % (uint)(L / (R));                                                  \
-            /* Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's      \
-               period. */                                                                        \
-            const uint d = c * L + j / (NS) * ((NS) * (R)) + j % (NS);                           \
-            __local Exchanged* dst = buf + PAD_X(R, NS, d);                                      \
-            _Pragma("unroll") for (int r = 0; r < (R); ++r) {                                    \
-                dst[r * (NS)] = v[it * (R) + r] COMP;                                            \
-            }                                                                                    \
-        }                                                                                        \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
-        _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
-            const uint w = lid + it * THREADS;                                                   \
-            const uint s = w / (uint)(L / (R2)) * L + w % (uint)(L / (R2));                      \
-            __local const Exchanged* src = buf + PAD_X(R, NS, s);                                \
-            _Pragma("unroll") for (int r = 0; r < (R2); ++r) {                                   \
-                /* Tiny transforms (L / R2 below the padding's period) take the general form. */ \
-                v[it * (R2) + r] COMP = PAD_STEP(R, NS, L / (R2)) >= 0                           \
-                                            ? src[r * PAD_STEP(R, NS, L / (R2))]                 \
-                                            : buf[PAD_X(R, NS, s + r * (uint)(L / (R2)))];       \
-            }                                                                                    \
-        }                                                                                        \
-        /* Before the buffer is written again (the other component, or the next exchange). */    \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
-    } while (0)
-
-#if SPLIT
-#define EXCHANGE_ALL(R, NS, R2)                                                                  \
-    do {                                                                                         \
-        EXCHANGE(R, NS, R2, .x);                                                                 \
-        EXCHANGE(R, NS, R2, .y);                                                                 \
-    } while (0)
-#else
-#define EXCHANGE_ALL(R, NS, R2) EXCHANGE(R, NS, R2, )
-#endif
-
-// The radix of the last pass, whose outputs j + r L / RL go to global memory.
-#if NPASSES == 1
-#define RL R0
-#else
-#define RL PPT
+#if STRIDED
+// Where column g's point 0 is: batch g / cpb (cpb = 2^cpb_log2 = cpb_mask + 1), column g % cpb
+// of it.
+inline long column_base(int g, int cpb_log2, uint cpb_mask, int dist, int batch_dist) {
+    return (long)(g >> cpb_log2) * batch_dist + (long)((uint)g & cpb_mask) * dist;
+}
 #endif
 
 // REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount, to that cap):
@@ -206,6 +105,85 @@ void fft_stockham_registers(__global const float2* in, __global float2* out, int
 
     // The first pass's operands, points j + r L / R0, all loads before any arithmetic.
     float2 v[PPT];
+#if FOLD
+    // Column k1 = g % 2 of transform g / 2 (2L points): x[i] + (-1)^k1 x[i + L], times
+    // W_2L^{k1 i} = exp(SIGN i pi i / L) (i / L exact in float).
+    const uint k1 = (uint)first & 1u;
+    __global const float2* src = in + (size_t)(first >> 1) * (2 * L);
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        const uint j = lid + it * THREADS;
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            const uint i = j + r * (L / R0);
+            const float2 a = valid ? src[i] : (float2)(0.0f, 0.0f);
+            const float2 b = valid ? src[i + L] : (float2)(0.0f, 0.0f);
+            v[it * R0 + r] = k1 ? a - b : a + b;
+        }
+    }
+    if (k1) {
+        // W^{j + r L / R0} = W^lid (W^THREADS)^it (W^{L / R0})^r: three accurate cospi / sinpi
+        // pairs a work-item, then products (at most 8 + 16 deep, as the passes' own twiddle
+        // powers), instead of a pair a point.
+        const float2 step_it = (float2)(cospi((float)THREADS / (float)L), SIGN * sinpi((float)THREADS / (float)L));
+        const float2 step_r = (float2)(cospi(1.0f / (float)R0), SIGN * sinpi(1.0f / (float)R0));
+        float2 wj = (float2)(cospi((float)lid / (float)L), SIGN * sinpi((float)lid / (float)L));
+#pragma unroll
+        for (int it = 0; it < PPT / R0; ++it) {
+            float2 w = wj;
+#pragma unroll
+            for (int r = 0; r < R0; ++r) {
+                v[it * R0 + r] = cmul(v[it * R0 + r], w);
+                w = cmul(w, step_r);
+            }
+            wj = cmul(wj, step_it);
+        }
+    }
+#elif STRIDED
+    // Column g's point i at in[column_base(g) + i in_stride]; zeros past total_columns. All loads
+    // are issued before the twiddles are computed.
+    const uint cpb_mask = (uint)columns_per_batch - 1;  // a power of two
+    const int cpb_log2 = 31 - clz(columns_per_batch);
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        const uint w = lid + it * THREADS;
+        const int g = first + (int)ITEM_COLUMN(R0, 1, w);
+        const uint j = ITEM_BUTTERFLY(R0, 1, w);
+        const bool ok = g < total_columns;
+        __global const float2* src =
+            in + (ok ? column_base(g, cpb_log2, cpb_mask, in_dist, batch_dist) + (long)j * in_stride : 0);
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            v[it * R0 + r] = ok ? src[(long)r * (L / R0) * in_stride] : (float2)(0.0f, 0.0f);
+        }
+    }
+#if TWIDDLE
+    // Point i = j + r L / R0 of column g times W_N^{cc i} (N = twiddle_n, cc = g % cpb, the column
+    // within its transform): W^{cc j} (W^{cc L / R0})^r, two accurate cospi / sinpi pairs a
+    // butterfly. cc i < 2^26 and N <= 2^24: the reduced exponent and -2 t / N are exact in float.
+    {
+        const uint mask = (uint)twiddle_n - 1;
+        const float scale = SIGN * 2.0f / (float)twiddle_n;
+#pragma unroll
+        for (int it = 0; it < PPT / R0; ++it) {
+            const uint w = lid + it * THREADS;
+            const uint cc = (uint)(first + (int)ITEM_COLUMN(R0, 1, w)) & cpb_mask;
+            const uint j = ITEM_BUTTERFLY(R0, 1, w);
+            const float a = scale * (float)((cc * j) & mask);
+            const float b = scale * (float)((cc * (uint)(L / R0)) & mask);
+            float2 tw = (float2)(cospi(a), sinpi(a));
+            const float2 step = (float2)(cospi(b), sinpi(b));
+#pragma unroll
+            for (int r = 0; r < R0; ++r) {
+                v[it * R0 + r] = cmul(v[it * R0 + r], tw);
+                if (r + 1 < R0) {
+                    tw = cmul(tw, step);
+                }
+            }
+        }
+    }
+#endif
+#else
     __global const float2* src = in + (size_t)first * L;
 #pragma unroll
     for (int it = 0; it < PPT / R0; ++it) {
@@ -217,26 +195,39 @@ void fft_stockham_registers(__global const float2* in, __global float2* out, int
             v[it * R0 + r] = c < valid ? src[c * L + j + r * (L / R0)] : (float2)(0.0f, 0.0f);
         }
     }
+#endif
 
-    BUTTERFLIES(R0, LOG_R0, 1);
-#if NPASSES > 1
-    EXCHANGE_ALL(R0, 1, PPT);
-    BUTTERFLIES(PPT, LOG_PPT, R0);
-#endif
-#if NPASSES > 2
-    EXCHANGE_ALL(PPT, R0, PPT);
-    BUTTERFLIES(PPT, LOG_PPT, R0 * PPT);
-#endif
-#if NPASSES > 3
-    EXCHANGE_ALL(PPT, R0 * PPT, PPT);
-    BUTTERFLIES(PPT, LOG_PPT, R0 * PPT * PPT);
-#endif
-#if NPASSES > 4
-    EXCHANGE_ALL(PPT, R0 * PPT * PPT, PPT);
-    BUTTERFLIES(PPT, LOG_PPT, R0 * PPT * PPT * PPT);
-#endif
+    REGISTER_PASSES();
 
     // The last pass's outputs k = j + r L / RL, in natural order.
+#if FOLD
+    // Output k of column k1 is X[k1 + 2 k] of the transform.
+    __global float2* dst = out + (size_t)(first >> 1) * (2 * L) + k1;
+#pragma unroll
+    for (int it = 0; it < PPT / RL; ++it) {
+        const uint j = lid + it * THREADS;
+        if (valid) {
+#pragma unroll
+            for (int r = 0; r < RL; ++r) {
+                dst[2 * (j + r * (L / RL))] = v[it * RL + r];
+            }
+        }
+    }
+#elif STRIDED
+#pragma unroll
+    for (int it = 0; it < PPT / RL; ++it) {
+        const uint w = lid + it * THREADS;
+        const int g = first + (int)ITEM_COLUMN(RL, L / RL, w);
+        const uint j = ITEM_BUTTERFLY(RL, L / RL, w);
+        if (g < total_columns) {
+            __global float2* dst = out + column_base(g, cpb_log2, cpb_mask, out_dist, batch_dist) + (long)j * out_stride;
+#pragma unroll
+            for (int r = 0; r < RL; ++r) {
+                dst[(long)r * (L / RL) * out_stride] = v[it * RL + r];
+            }
+        }
+    }
+#else
     __global float2* dst = out + (size_t)first * L;
 #pragma unroll
     for (int it = 0; it < PPT / RL; ++it) {
@@ -250,4 +241,5 @@ void fft_stockham_registers(__global const float2* in, __global float2* out, int
             }
         }
     }
+#endif
 }

@@ -64,9 +64,10 @@ impl Sections {
 /// Longest transform of the fused overlap-save kernel on CUDA (kernels/cuda/conv1d_fft_fused.cu):
 /// 16384 points of float2, padded, are 139 KiB of dynamic shared memory.
 pub const FUSED_MAX_FFT_LEN: usize = 16384;
-/// Longest on OpenCL (kernels/opencl/conv1d_fft_fused.cl): 4096 points, padded, fit the 48 KiB
-/// of local memory NVIDIA's OpenCL gives a work-group.
-pub const FUSED_MAX_FFT_LEN_OPENCL: usize = 4096;
+/// Longest on OpenCL (kernels/opencl/conv1d_fft_fused.cl): 8192 points, its register kernel's
+/// exchange of floats (36 KiB, padded) within the 48 KiB of local memory NVIDIA's OpenCL gives a
+/// work-group.
+pub const FUSED_MAX_FFT_LEN_OPENCL: usize = 8192;
 /// Longest transform the fused kernel picks unless its filter needs more (see [`OverlapSave::new`]).
 const DEFAULT_MAX_FFT_LEN: usize = 8192;
 /// Longest filter the fused kernel takes on a backend whose transforms go to `max_fft_len`: its

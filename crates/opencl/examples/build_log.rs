@@ -8,10 +8,13 @@
 //! are build options, passed after `-cl-std=CL1.2`; NVIDIA's own options (`-cl-nv-*`) are left out
 //! on other platforms, which would refuse them. With `DSPBENCH_BINARY_DIR=DIR` each device's
 //! program binary is written there too (`<stem>-<device index>.bin`; NVIDIA's is PTX text).
+//! Each entry point's limits follow the log: the most work-items a group the driver runs it with
+//! (CL_KERNEL_WORK_GROUP_SIZE), its private (per work-item) and local (per group) memory.
 
 use dspbench_kernels::{source, Dialect};
 use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::device::{cl_device_id, Device, CL_DEVICE_TYPE_ALL};
+use opencl3::kernel::Kernel;
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 
@@ -55,6 +58,7 @@ fn main() {
             println!("options: {}", options.join(" "));
             println!("build: {}", status.map(|_| "ok".to_string()).unwrap_or_else(|e| e.to_string()));
             println!("{}", program.get_build_log(id).unwrap_or_default().trim());
+            print_kernel_limits(&program, id);
             if let Ok(dir) = std::env::var("DSPBENCH_BINARY_DIR") {
                 written += 1;
                 let path = std::path::Path::new(&dir).join(format!("{file}-{written}.bin"));
@@ -66,6 +70,24 @@ fn main() {
                     Err(e) => println!("no binary: {e}"),
                 }
             }
+        }
+    }
+}
+
+/// The driver's limits for each entry point of a built program (what decides whether a launch
+/// shape is refused).
+fn print_kernel_limits(program: &Program, device: cl_device_id) {
+    let names = program.get_kernel_names().unwrap_or_default();
+    for name in names.split(';').filter(|n| !n.is_empty()) {
+        match Kernel::create(program, name) {
+            Ok(kernel) => println!(
+                "entry {name}: work-group size at most {}, multiple {}, private {} bytes, local {} bytes",
+                kernel.get_work_group_size(device).map_or_else(|e| e.to_string(), |v| v.to_string()),
+                kernel.get_work_group_size_multiple(device).map_or_else(|e| e.to_string(), |v| v.to_string()),
+                kernel.get_private_mem_size(device).map_or_else(|e| e.to_string(), |v| v.to_string()),
+                kernel.get_local_mem_size(device).map_or_else(|e| e.to_string(), |v| v.to_string()),
+            ),
+            Err(e) => println!("entry {name}: {e}"),
         }
     }
 }

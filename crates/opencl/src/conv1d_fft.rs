@@ -5,7 +5,7 @@
 
 use crate::launch::{int, Arg, Launch};
 use crate::planned::{OutKind, Planned, Role};
-use crate::program::build;
+use crate::program::{build, build_with, VendorOptions};
 use crate::stockham::{self, Direction};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, Domain, Error, Problem, VariantInfo, Workload};
@@ -27,6 +27,9 @@ pub(crate) const FFT: VariantInfo = VariantInfo {
 
 /// Work-items per group of the element-wise kernels.
 const THREADS: usize = 256;
+/// Longest transform conv1d_fft_fused.cl's float2 tile holds in NVIDIA's 48 KiB of local memory;
+/// longer ones (8192 points) take its register kernel (conv1d_fft_fused_registers.h).
+const SHARED_MAX_FFT_LEN: usize = 4096;
 
 pub(crate) fn plan(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else {
@@ -87,7 +90,8 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes in local memory (filters up to 2048 taps: 4096-point transforms)",
+              passes in local memory, from 8192 points in registers exchanged through local memory (filters \
+              up to 4096 taps)",
     tunables: &["fft_len"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN_OPENCL) },
 };
@@ -101,7 +105,21 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let device = ctx.device;
     let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN_OPENCL)?;
     let len = s.fft_len;
-    let program = build(device, "conv1d_fft_fused", &Defines::new().set("LOG2_SIZE", len.trailing_zeros()))?;
+    let threads = len / 16;
+    // Past what the float2 tile holds, the register kernel (its exchange holds floats).
+    let registers = len > SHARED_MAX_FFT_LEN;
+    let mut defines = Defines::new().set("LOG2_SIZE", len.trailing_zeros());
+    let mut vendor = VendorOptions::default();
+    if registers {
+        defines = defines.set("REGISTERS", 1);
+        // CUDA's launch-bounds registers, as fft `stockham`'s register kernel takes them.
+        let cap = stockham::cuda_register_cap(threads);
+        if device.is_nvidia() {
+            defines = defines.set("REGISTER_CAP", cap);
+            vendor.nv_max_registers = Some(cap);
+        }
+    }
+    let program = build_with(device, "conv1d_fft_fused", &defines, &vendor)?;
     let helpers = build(device, "conv1d_fft", &Defines::new())?;
 
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, device, OutKind::F32)?;
@@ -116,7 +134,6 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     for launch in stockham::transform(&mut plan, len, 1, filter_spectrum, filter_spectrum, Direction::Forward)? {
         plan.prepare(launch);
     }
-    let threads = len / 16;
     let args = [
         x,
         int(n)?,
@@ -129,7 +146,43 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     ];
     plan.step(Launch::new(device, &program, "conv1d_fft_fused", &args, [s.blocks() * threads, 1], [threads, 1])?);
     plan.detail("fft_len", len);
+    plan.detail("path", if registers { "registers" } else { "shared" });
     plan.detail("block", s.block_len);
     plan.detail("segments", s.segments);
     Ok(plan.boxed())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::OpenClBackend;
+    use dspbench_core::{Backend, Params, PlanRequest, Problem, Workload};
+
+    /// `fft-fused` on both kernels against the f64 reference: the float2 tile up to 4096 points,
+    /// the register kernel at 8192 (filters of 2049 to 4096 taps, or asked by `fft_len`), with
+    /// signals shorter than a transform, ragged last blocks and the longest filter.
+    #[test]
+    fn fused_paths_agree_with_the_reference() {
+        if !crate::conformance::device_ready() {
+            return;
+        }
+        let info = OpenClBackend.variant(Workload::Conv1d, "fft-fused").unwrap();
+        let cases: [(usize, usize, Option<usize>, &str); 7] = [
+            (10_000, 100, None, "shared"),
+            (100_000, 4096, None, "registers"),
+            (50_000, 3000, None, "registers"),
+            (9_000, 2049, None, "registers"),
+            (20_000, 7, Some(8192), "registers"),
+            (1, 4096, None, "registers"),
+            (5, 1, Some(4096), "shared"),
+        ];
+        for (n, m, fft_len, path) in cases {
+            let problem = Problem::Conv1d { n, m };
+            let tunables = fft_len.map_or_else(Params::new, |len| Params::new().with("fft_len", len));
+            let request = PlanRequest { problem, variant: "fft-fused", tunables: &tunables, device: 0 };
+            let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
+            assert_eq!(details["path"], path, "{problem} {tunables:?}");
+            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
+        }
+    }
 }

@@ -245,9 +245,40 @@ mod tests {
         assert_eq!(FlowGraph::new(8).perm, [0, 4, 2, 6, 1, 5, 3, 7]);
     }
 
-    /// The register kernel at every size it takes (1 to 8192 points), both exchanges and both
-    /// radices, against the f64 reference, with partial last groups (odd batches); and the
-    /// shared path beside it, which also takes 8192 points as a four-step pair.
+    /// The register kernel's four-step launches (strided sides column first, the twiddle) against
+    /// the f64 reference: columns of 128 to 4096 points, 64 down to 2 a group (4096 x 4096), both
+    /// exchanges, 8 points a work-item in 512-point columns, odd batches.
+    #[test]
+    fn stockham_four_step_on_registers_agrees_with_the_reference() {
+        use crate::OpenClBackend;
+        use dspbench_core::{Backend, Params, PlanRequest};
+        if !crate::conformance::device_ready() {
+            return;
+        }
+        let info = OpenClBackend.variant(Workload::Fft, "stockham").unwrap();
+        let cases = [(15, 3), (16, 1), (17, 3), (18, 1), (20, 1), (22, 1), (24, 1)];
+        for (log2, batch) in cases {
+            let problem = Problem::Fft { size: 1 << log2, batch };
+            let registers = Params::new().with("path", "registers");
+            let cases = [registers.clone(), registers.clone().with("exchange", "split")];
+            for tunables in &cases {
+                let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
+                let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
+                assert_eq!((details["path"].as_str(), details["fold"].as_str()), ("registers", "false"), "{problem}");
+                let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, tunables);
+                assert_eq!(
+                    outcome.verdict,
+                    dspbench_conformance::Verdict::Passed,
+                    "{problem} {tunables:?}: {outcome:?}"
+                );
+            }
+        }
+    }
+
+    /// The register kernel at every size it takes (1 to 8192 points in a group, 16384 as two
+    /// groups folding the halves), both exchanges and both radices, against the f64 reference,
+    /// with partial last groups (odd batches); and the shared path beside it, which takes 8192
+    /// and 16384 points as a four-step pair.
     #[test]
     fn stockham_paths_agree_with_the_reference() {
         use crate::OpenClBackend;
@@ -259,7 +290,7 @@ mod tests {
         let with = |path: &str, exchange: &str, per_thread: usize| {
             Params::new().with("path", path).with("exchange", exchange).with("points_per_thread", per_thread)
         };
-        for log2 in 0..=13 {
+        for log2 in 0..=14 {
             for batch in [1, 3, 37] {
                 let problem = Problem::Fft { size: 1 << log2, batch };
                 let mut cases = vec![Params::new(), Params::new().with("path", "shared")];
@@ -268,9 +299,16 @@ mod tests {
                 }
                 for tunables in &cases {
                     let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
-                    let path = OpenClBackend.plan(&request).expect("plan").exec_info().details["path"].clone();
+                    let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
                     let registers = tunables.string_opt("path").unwrap() == Some("registers");
-                    assert_eq!(path, if registers { "registers" } else { "shared" }, "{problem} {tunables:?}");
+                    assert_eq!(
+                        details["path"],
+                        if registers { "registers" } else { "shared" },
+                        "{problem} {tunables:?}"
+                    );
+                    if registers {
+                        assert_eq!(details["fold"], (log2 == 14).to_string(), "{problem} {tunables:?}");
+                    }
                     let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, tunables);
                     assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
                 }

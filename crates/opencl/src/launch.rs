@@ -51,7 +51,7 @@ impl Launch {
                 .map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
         }
         let group = local[0] * local[1];
-        let limit = kernel_group_limit(device, &kernel, entry)?;
+        let limit = kernel_group_limit(device, program, &kernel, entry)?;
         if group == 0 || group > limit {
             return Err(Error::unsupported(format!(
                 "`{entry}` with a work-group of {} x {} = {group} work-items: this kernel runs at most {limit} per \
@@ -138,19 +138,72 @@ fn set_arg(kernel: &Kernel, index: cl_uint, arg: Arg) -> opencl3::Result<()> {
 
 /// The largest work-group entry `entry` of `program` can run on `device` (see [`kernel_group_limit`]).
 pub(crate) fn group_limit(device: &Device, program: &Program, entry: &str) -> Result<usize, Error> {
-    kernel_group_limit(device, &program.kernel(entry)?, entry)
+    kernel_group_limit(device, program, &program.kernel(entry)?, entry)
 }
 
-/// The largest work-group this kernel can run on `device`: the device maximum, or less where
-/// the kernel's registers or local memory say so (NVIDIA lowers it for register-heavy kernels).
-pub(crate) fn kernel_group_limit(device: &Device, kernel: &Kernel, entry: &str) -> Result<usize, Error> {
-    let limit = kernel
+/// The largest work-group this kernel of `program` can run on `device`: the device maximum, or
+/// less where the kernel's registers or local memory say so (CL_KERNEL_WORK_GROUP_SIZE), except on
+/// NVIDIA (see [`nvidia_group_limit`]).
+pub(crate) fn kernel_group_limit(
+    device: &Device,
+    program: &Program,
+    kernel: &Kernel,
+    entry: &str,
+) -> Result<usize, Error> {
+    let reported = kernel
         .get_work_group_size(device.id)
         .map_err(|e| cl_failure(e, &format!("querying the work-group limit of `{entry}`")))?;
+    let limit = if device.is_nvidia() {
+        // An error here (a driver without the query) just leaves the reported limit.
+        let compiled = kernel.get_compile_work_group_size(device.id).map_or(0, |size| size.iter().product());
+        nvidia_group_limit(reported, compiled, program.register_cap)
+    } else {
+        reported
+    };
     Ok(limit.min(device.limits.max_work_group))
+}
+
+/// NVIDIA's OpenCL reports 256 work-items a group for every kernel (on an H100, CUDA 13: a
+/// 29-register kernel as much as a 64-register one), yet launches and runs groups of up to the
+/// device's 1024 (`examples/group_sizes`; reports/2026-11-26-h100/experiments/call-24): the real
+/// limit is the registers', as in CUDA. Where the program fixes them, the limit follows: a kernel
+/// with reqd_work_group_size (`compiled`, the product of its sizes) runs that size, the compiler
+/// fitting its registers to it as CUDA's launch bounds do; one built with a register cap runs as
+/// many warps as the 64 K registers of a compute unit hold at that cap (allocated in steps of 8 a
+/// thread); otherwise the reported figure stands.
+fn nvidia_group_limit(reported: usize, compiled: usize, register_cap: Option<u32>) -> usize {
+    const REGISTERS: usize = 65536;
+    const WARP: usize = 32;
+    if compiled > 0 {
+        return compiled;
+    }
+    match register_cap {
+        Some(cap) => REGISTERS / (WARP * (cap.max(1) as usize).next_multiple_of(8)) * WARP,
+        None => reported,
+    }
 }
 
 /// `n` rounded up to a multiple of `m` (m > 0).
 pub(crate) fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvidia_groups_are_bounded_by_registers_where_the_program_fixes_them() {
+        // reqd_work_group_size decides, whatever the driver reports or the cap.
+        assert_eq!(nvidia_group_limit(256, 512, None), 512);
+        assert_eq!(nvidia_group_limit(256, 1024, Some(255)), 1024);
+        // A cap: 64 K registers over the cap rounded up to 8, whole warps.
+        assert_eq!(nvidia_group_limit(256, 0, Some(64)), 1024);
+        assert_eq!(nvidia_group_limit(256, 0, Some(60)), 1024);
+        assert_eq!(nvidia_group_limit(256, 0, Some(128)), 512);
+        assert_eq!(nvidia_group_limit(256, 0, Some(72)), 896);
+        assert_eq!(nvidia_group_limit(256, 0, Some(255)), 256);
+        // Neither: the driver's figure.
+        assert_eq!(nvidia_group_limit(256, 0, None), 256);
+    }
 }

@@ -46,6 +46,9 @@ pub(crate) struct Program {
     pub defines: Defines,
     /// The vendor's options it was built with (empty where none apply).
     pub vendor: Vec<String>,
+    /// The register cap NVIDIA's compiler was given (`-cl-nv-maxrregcount`), which bounds the
+    /// work-group its kernels can run (see launch::kernel_group_limit).
+    pub register_cap: Option<u32>,
 }
 
 impl Program {
@@ -72,6 +75,7 @@ pub(crate) fn build_with(
 ) -> Result<Arc<Program>, Error> {
     static CACHE: OnceLock<Cache<Program>> = OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
+    let register_cap = vendor.nv_max_registers.filter(|_| device.is_nvidia());
     let vendor = vendor.for_device(device);
     let built = |source: &KernelSource| {
         // The vendor's options change the binary as the device does: they go into its key.
@@ -80,7 +84,7 @@ pub(crate) fn build_with(
             defines,
             [device.cache_key()].iter().chain(&vendor).cloned().collect::<Vec<_>>().join(" "),
         );
-        cache.get_or_compile(key, || compile(device, source, defines, &vendor))
+        cache.get_or_compile(key, || compile(device, source, defines, &vendor, register_cap))
     };
     let source = source(Dialect::OpenCl, file)?;
     let program = built(&source)?;
@@ -131,7 +135,13 @@ fn check_entry_points(custom: &Program, builtin: &Program, path: &std::path::Pat
 }
 
 /// Builds `source` for `device`; a failed build is `Error::Compile` with the driver's log.
-fn compile(device: &Device, source: &KernelSource, defines: &Defines, vendor: &[String]) -> Result<Program, Error> {
+fn compile(
+    device: &Device,
+    source: &KernelSource,
+    defines: &Defines,
+    vendor: &[String],
+    register_cap: Option<u32>,
+) -> Result<Program, Error> {
     let file = &source.name;
     // A user's file is named by its path in compile errors: that is the file they edit.
     let shown = match &source.origin {
@@ -155,6 +165,7 @@ fn compile(device: &Device, source: &KernelSource, defines: &Defines, vendor: &[
         sha256: source.sha256.clone(),
         defines: defines.clone(),
         vendor: vendor.to_vec(),
+        register_cap,
     })
 }
 
@@ -181,7 +192,7 @@ mod tests {
             text,
             origin: Origin::Embedded,
         };
-        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64), &[]) {
+        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64), &[], None) {
             Err(Error::Compile { kernel, log }) => {
                 assert_eq!(kernel, "broken.cl");
                 assert!(log.contains("undeclared_name"), "{log}");

@@ -1,9 +1,9 @@
 //! Batched transforms on `fft_stockham.cl`, shared by fft `stockham` and conv1d `fft`: one
 //! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
-//! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs its
-//! contiguous batches of up to 8192 points in one launch of the register kernel
-//! (fft_stockham_registers.h) when asked ([`Path`]), and by default on NVIDIA up to 4096 points
-//! ([`registers_by_default`]).
+//! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs on the
+//! register kernel (fft_stockham_registers.h) when asked ([`Path`]) and by default on NVIDIA
+//! ([`registers_by_default`]): contiguous batches of up to 8192 points in one launch, 16384 in
+//! one launch of two groups a transform, larger ones as the four-step's two launches.
 
 use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
@@ -18,6 +18,9 @@ const GROUP_POINTS: usize = 4096;
 const MAX_THREADS: usize = 1024;
 /// Points each work-item holds (fewer only in transforms shorter than this).
 const POINTS_PER_THREAD: usize = 16;
+/// Columns a group of the register kernel's four-step passes holds where they fit (see
+/// [`strided_columns`]).
+const STRIDED_COLUMNS: usize = 8;
 
 /// Largest transform: two launches of the largest in-group size.
 pub(crate) const MAX_SIZE: usize = GROUP_POINTS * GROUP_POINTS;
@@ -62,14 +65,18 @@ pub(crate) fn cuda_register_cap(threads: usize) -> u32 {
     (65536 / (threads * min_blocks).max(1)).min(255) as u32
 }
 
-/// Largest transform the register kernel takes in one launch (the split exchange's 36 KiB fits
+/// Largest transform a group of the register kernel holds (the split exchange's 36 KiB fits
 /// NVIDIA's 48 KiB of local memory; 16384 points would need 72).
 const REGISTER_MAX: usize = 8192;
+/// Largest transform the register kernel takes in one launch: two groups a transform, the
+/// four-step's first step (N1 = 2) folded into their loads.
+const FOLD_MAX: usize = 2 * REGISTER_MAX;
 
-/// fft `stockham`'s launches: with `path: registers` (or its other tunables), contiguous
-/// batches of up to 8192 points in one launch of the register kernel where it fits the
-/// device's local memory and work-group limit; else [`transform`]'s. The path taken goes into
-/// the plan's details.
+/// fft `stockham`'s launches: with `path: registers` (or its other tunables), every launch on the
+/// register kernel where it fits the device's local memory and work-group limit: contiguous
+/// batches of up to 8192 points in one launch, 16384 points as one launch of two groups a
+/// transform folding the halves, larger transforms as the four-step's two launches (its strided
+/// sides column first); else [`transform`]'s. The path taken goes into the plan's details.
 pub(crate) fn transform_with(
     plan: &mut Planned,
     size: usize,
@@ -83,86 +90,178 @@ pub(crate) fn transform_with(
         || choice.split.is_some()
         || choice.per_thread.is_some()
         || choice.max_registers.is_some()
-        || (choice.path.is_none() && registers_by_default(&device, size, batch));
-    if choice.path != Some(Path::Shared) && asked && size.is_power_of_two() && size <= REGISTER_MAX {
-        let layout = Layout::contiguous(size, batch);
-        let max_threads = MAX_THREADS.min(device.limits.max_work_group);
-        let per_thread = choice
-            .per_thread
-            .unwrap_or_else(|| register_points_per_thread(&layout, device.limits.compute_units, max_threads));
-        let columns = register_columns(&layout, device.limits.compute_units, max_threads, per_thread);
-        let tile = columns * size;
-        let local = device.limits.local_mem as usize;
-        let split = choice.split.unwrap_or(exchange_bytes(tile, false) > local);
-        let threads = tile / size.min(per_thread);
-        if exchange_bytes(tile, split) <= local && threads <= max_threads {
-            let defines = Defines::new()
-                .set("REGISTERS", 1)
-                .set("LOG2_SIZE", layout.log2_len())
-                .set("COLUMNS", columns)
-                .set("POINTS_PER_THREAD", per_thread)
-                .set("SPLIT", u32::from(split));
-            let entry = "fft_stockham_registers";
-            let cap = choice.max_registers.unwrap_or(Some(cuda_register_cap(threads)));
-            let vendor = VendorOptions { nv_max_registers: cap };
-            // Where the cap applies, the kernel drops its reqd_work_group_size, which would
-            // override it (see fft_stockham_registers.h).
-            let defines = match cap {
-                Some(n) if device.is_nvidia() => defines.set("REGISTER_CAP", n),
-                _ => defines,
-            };
-            let program = build_with(&device, "fft_stockham", &defines, &vendor)?;
-            // NVIDIA's OpenCL runs this kernel 256 work-items a group at most (on an H100, at 48
-            // to 64 registers, capped or not; why is open): 8192 points, or 8 a work-item from
-            // 4096 points, do not launch there (refused below, with the limit).
-            let limit = group_limit(&device, &program, entry)?;
-            if threads <= limit {
-                plan.uses(&program);
-                plan.detail("group_limit", limit);
-                let mut args = vec![input, output];
-                for value in layout.args() {
-                    args.push(int(value)?);
-                }
-                let groups = layout.total_columns.div_ceil(columns);
-                plan.detail("path", "registers");
-                plan.detail("exchange", if split { "split" } else { "whole" });
-                return Ok(vec![Launch::new(&device, &program, entry, &args, [groups * threads, 1], [threads, 1])?]);
-            }
-            return Err(Error::unsupported(format!(
-                "`{entry}` needs {threads} work-items a group for {size}-point transforms; it runs at most \
-                 {limit} on {}",
-                device.name
-            )));
+        || (choice.path.is_none() && registers_by_default(&device));
+    if choice.path == Some(Path::Shared) || !asked {
+        plan.detail("path", "shared");
+        return transform(plan, size, batch, input, output, Direction::Forward);
+    }
+    let fold = size > REGISTER_MAX && size <= FOLD_MAX;
+    let layouts = if size <= REGISTER_MAX {
+        vec![Layout::contiguous(size, batch)]
+    } else if fold {
+        vec![Layout::halves(size / 2, batch)]
+    } else {
+        layouts(size, batch)?
+    };
+    let intermediate =
+        if layouts.len() > 1 { Some(plan.scratch(8 * size * batch, "four-step intermediate")?) } else { None };
+    let mut launches = Vec::with_capacity(layouts.len());
+    let mut shapes = Vec::with_capacity(layouts.len());
+    for (index, layout) in layouts.iter().enumerate() {
+        let src = if index == 0 { input } else { intermediate.unwrap_or(input) };
+        let dst = if index + 1 == layouts.len() { output } else { intermediate.unwrap_or(output) };
+        let (launch, shape) = register_launch(plan, layout, src, dst, choice)?;
+        launches.push(launch);
+        shapes.push(shape);
+    }
+    plan.detail("path", "registers");
+    plan.detail("fold", fold);
+    plan.detail(
+        "columns_x_threads",
+        shapes.iter().map(|s| format!("{} x {}", s.columns, s.threads)).collect::<Vec<_>>().join(" | "),
+    );
+    plan.detail(
+        "exchange",
+        shapes.iter().map(|s| if s.split { "split" } else { "whole" }).collect::<Vec<_>>().join(" | "),
+    );
+    plan.detail("group_limit", shapes.iter().map(|s| s.limit.to_string()).collect::<Vec<_>>().join(" | "));
+    Ok(launches)
+}
+
+/// How one launch of the register kernel runs (for the plan's details).
+struct RegisterShape {
+    columns: usize,
+    threads: usize,
+    split: bool,
+    limit: usize,
+}
+
+/// One launch of the register kernel for `layout`: contiguous, folded (`layout.fold`) or a
+/// four-step pass (strided on either side, twiddled). Refused, with the reason, where its group
+/// does not fit the device's local memory or the kernel's work-group limit.
+fn register_launch(
+    plan: &mut Planned,
+    layout: &Layout,
+    input: Arg,
+    output: Arg,
+    choice: Choice,
+) -> Result<(Launch, RegisterShape), Error> {
+    let device = plan.device().clone();
+    let len = layout.len;
+    let four_step = layout.strided() && !layout.fold;
+    let max_threads = MAX_THREADS.min(device.limits.max_work_group);
+    let per_thread = choice.per_thread.unwrap_or_else(|| {
+        if four_step {
+            strided_points_per_thread(len)
+        } else {
+            register_points_per_thread(layout, device.limits.compute_units, max_threads)
         }
+    });
+    let columns = if layout.fold {
+        1
+    } else if four_step {
+        strided_columns(len)
+    } else {
+        register_columns(layout, device.limits.compute_units, max_threads, per_thread)
+    };
+    let tile = columns * len;
+    let skew = if four_step { columns.max(32) } else { 0 };
+    let local = device.limits.local_mem as usize;
+    let split = choice.split.unwrap_or(exchange_bytes(tile, skew, false) > local);
+    let threads = tile / len.min(per_thread);
+    let what = if layout.fold {
+        format!("{}-point transforms (two groups a transform)", 2 * len)
+    } else if four_step {
+        format!("the four-step's {len}-point columns, {columns} a group")
+    } else {
+        format!("{len}-point transforms")
+    };
+    if exchange_bytes(tile, skew, split) > local || threads > max_threads {
         return Err(Error::unsupported(format!(
-            "fft `stockham`'s register kernel needs {} bytes of local memory and {threads} work-items a \
-             group for {size}-point transforms; {} has {local} bytes and {max_threads}",
-            exchange_bytes(tile, split),
+            "fft `stockham`'s register kernel needs {} bytes of local memory and {threads} work-items a group for \
+             {what}; {} has {local} bytes and {max_threads}",
+            exchange_bytes(tile, skew, split),
             device.name
         )));
     }
-    plan.detail("path", "shared");
-    transform(plan, size, batch, input, output, Direction::Forward)
+    let mut defines = Defines::new()
+        .set("REGISTERS", 1)
+        .set("LOG2_SIZE", layout.log2_len())
+        .set("COLUMNS", columns)
+        .set("POINTS_PER_THREAD", per_thread)
+        .set("SPLIT", u32::from(split))
+        .set("FOLD", u32::from(layout.fold));
+    if four_step {
+        defines = defines
+            .set("STRIDED", 1)
+            .set("IN_COLS", u32::from(layout.in_stride != 1))
+            .set("OUT_COLS", u32::from(layout.out_stride != 1))
+            .set("TWIDDLE", u32::from(layout.twiddle_n != 0));
+    }
+    let entry = "fft_stockham_registers";
+    let cap = choice.max_registers.unwrap_or(Some(cuda_register_cap(threads)));
+    let vendor = VendorOptions { nv_max_registers: cap };
+    // Where the cap applies, the kernel drops its reqd_work_group_size, which would override it
+    // (see fft_stockham_registers.h).
+    let defines = match cap {
+        Some(n) if device.is_nvidia() => defines.set("REGISTER_CAP", n),
+        _ => defines,
+    };
+    let program = build_with(&device, "fft_stockham", &defines, &vendor)?;
+    let limit = group_limit(&device, &program, entry)?;
+    if threads > limit {
+        return Err(Error::unsupported(format!(
+            "`{entry}` needs {threads} work-items a group for {what}; it runs at most {limit} on {}",
+            device.name
+        )));
+    }
+    plan.uses(&program);
+    let mut args = vec![input, output];
+    for value in layout.args() {
+        args.push(int(value)?);
+    }
+    let groups = layout.total_columns.div_ceil(columns);
+    let launch = Launch::new(&device, &program, entry, &args, [groups * threads, 1], [threads, 1])?;
+    Ok((launch, RegisterShape { columns, threads, split, limit }))
+}
+
+/// Columns a group of a four-step pass holds: 4096 points' worth and at least 8 (consecutive
+/// columns make 64 bytes of every row; CUDA's rule, measured there), at most the 8192 points a
+/// group holds (2048-point columns: 4, whole 32-byte sectors; 4096-point ones: 2, half sectors).
+fn strided_columns(len: usize) -> usize {
+    (GROUP_POINTS / len).max(STRIDED_COLUMNS).min(REGISTER_MAX / len).max(1)
+}
+
+/// Points a work-item of a four-step pass holds: 8 for 512-point columns (three radix-8 passes
+/// instead of radix 2 and two of 16, twice the work-items: CUDA's rule, measured there), else 16.
+fn strided_points_per_thread(len: usize) -> usize {
+    if len == 512 {
+        8
+    } else {
+        POINTS_PER_THREAD
+    }
 }
 
 /// Whether fft `stockham` takes the register kernel without being asked: on NVIDIA's platform,
-/// where it measured faster or level, for transforms up to 4096 points (16 a work-item, 256
-/// work-items a group: the most NVIDIA's OpenCL runs this kernel) and, in batches too small to
-/// give every compute unit two groups, up to 2048 (8 a work-item). H100, same run, registers
-/// against shared: 1024 x 16384 0.0935 ms against 0.101, 4096 x 4096 0.0934 against 0.0977, 256 x
-/// 65536 0.0944 against 0.0943 (CUDA's twin: 0.0918, 0.0916, 0.0922); 1024 x 64 0.0043 against
-/// 0.0081. (Until the DFT's loops had constant trip counts, fft_dft.h, NVIDIA's compiler kept its
+/// where it measured faster or level at every size, once groups of more than 256 launched (see
+/// launch::nvidia_group_limit). H100, kernel ms, 2^24 points a batch, registers against the
+/// shared kernel (CUDA's twin): 1024 x 16384 0.0935 against 0.101 (0.0918), 4096 x 4096 0.0934
+/// against 0.0977 (0.0916); 8192 x 2048 0.100 against the shared four-step's 0.213 (0.0962);
+/// 16384 x 1024 folded 0.147 against 0.208 (0.103); the four-step on registers 2^15 x 512 0.189
+/// against 0.208 (0.172), 2^20 x 16 0.203 against 0.271 (0.199), 2^22 x 4 0.229 against 0.617
+/// (0.213), 2^24 x 1 0.751 against 1.01 (0.245); small batches 1024 x 64 0.0043 against 0.0081,
+/// 8192 x 16 0.0080 against 0.0125, 2^15 x 1 0.0086 against 0.0119, 2^20 x 1 0.0164 against
+/// 0.0233. (Until the DFT's loops had constant trip counts, fft_dft.h, NVIDIA's compiler kept its
 /// points in a stack frame and large batches ran twice as slow on it.) Elsewhere (PoCL) not
 /// measured.
-fn registers_by_default(device: &Device, size: usize, batch: usize) -> bool {
-    let small = batch < 2 * device.limits.compute_units;
-    device.is_nvidia() && size <= if small { 2048 } else { 4096 }
+fn registers_by_default(device: &Device) -> bool {
+    device.is_nvidia()
 }
 
-/// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile and an eighth of
-/// padding) floats, or float2 when not split.
-fn exchange_bytes(tile: usize, split: bool) -> usize {
-    (tile + tile / 8) * if split { 4 } else { 8 }
+/// Local memory of the register kernel's exchange: EXCHANGE_LEN (the tile, an eighth of padding
+/// and a four-step pass's column skew) floats, or float2 when not split.
+fn exchange_bytes(tile: usize, skew: usize, split: bool) -> usize {
+    (tile + tile / 8 + skew) * if split { 4 } else { 8 }
 }
 
 /// Points a work-item of the register kernel holds: 16, or 8 when the batch is too small to

@@ -1,0 +1,230 @@
+// The register kernels' Stockham passes (fft_stockham_registers.h, conv1d_fft_fused_registers.h):
+// a work-item's PPT points in registers, v[], each pass's butterflies in registers and the passes
+// exchanged through local memory, `buf`. fft_stockham_registers.h explains the design.
+//
+// REGISTER_PASSES() transforms the group's COLUMNS columns of L points: before it, v[it R0 + r]
+// holds point j + r L / R0 of column c, where item w = lid + it THREADS of the first pass is
+// (c, j) = ITEM_COLUMN(R0, 1, w), ITEM_BUTTERFLY(R0, 1, w) (the first pass's operands); after it,
+// v[it RL + r] holds output k = j + r L / RL of column c, (c, j) = ITEM_COLUMN(RL, L / RL, w),
+// ITEM_BUTTERFLY(RL, L / RL, w), in natural order. It needs `lid` (get_local_id(0)), `v`
+// (float2[PPT]) and `buf` (__local Exchanged[EXCHANGE_LEN]) in scope, and holds barriers: every
+// work-item of the group runs it.
+//
+// Four-step passes (STRIDED, the twin of CUDA's in kernels/cuda/fft_stockham_registers.cuh): a
+// pass on a strided side deals its butterflies column first (COLUMN_FIRST: consecutive
+// work-items, consecutive columns, the same butterfly), the first pass when the input is
+// strided (IN_COLS), the last when the output is (OUT_COLS), so that a warp's global accesses
+// cover 32 / COLUMNS rows of COLUMNS * 8 bytes (whole 32-byte sectors from 4 columns) instead of
+// points a stride apart. The exchanges next to a column-first pass shift each column by
+// COLUMN_SKEW elements, as CUDA's column_skew() (which explains the banks).
+//
+// Defines: LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <= 8192), POINTS_PER_THREAD
+//          (8, 16), SPLIT (0, 1: exchange one component at a time, floats, or float2), SIGN
+//          (-1.0f forward, 1.0f inverse); STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS
+//          (0, 1: that side strided).
+
+#ifndef LOG2_SIZE
+#error "define LOG2_SIZE"
+#endif
+#ifndef COLUMNS
+#error "define COLUMNS"
+#endif
+#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16
+#error "define POINTS_PER_THREAD as 8 or 16"
+#endif
+#ifndef SPLIT
+#error "define SPLIT (0 or 1)"
+#endif
+#ifndef SIGN
+#error "define SIGN"
+#endif
+#if LOG2_SIZE > 13
+#error "a work-group holds at most 8192 points"
+#endif
+
+#ifndef STRIDED
+#define STRIDED 0
+#endif
+#if !STRIDED
+#define IN_COLS 0
+#define OUT_COLS 0
+#elif !defined(IN_COLS) || !defined(OUT_COLS)
+#error "STRIDED needs IN_COLS and OUT_COLS (0 or 1)"
+#endif
+
+#include "fft_dft.h"
+
+#define L (1 << LOG2_SIZE)
+#if POINTS_PER_THREAD == 16
+#define LOG_PPT_MAX 4
+#else
+#define LOG_PPT_MAX 3
+#endif
+#if LOG2_SIZE < LOG_PPT_MAX
+#define LOG_PPT LOG2_SIZE
+#else
+#define LOG_PPT LOG_PPT_MAX
+#endif
+#define PPT (1 << LOG_PPT)
+#define TILE (COLUMNS * L)
+#define THREADS (TILE / PPT)
+#if TILE > 8192
+#error "a work-group holds at most 8192 points"
+#endif
+// The first pass takes what is left of L after the passes of radix PPT; the number of passes.
+#if LOG2_SIZE == 0
+#define LOG_R0 0
+#define NPASSES 1
+#else
+#define LOG_R0 ((LOG2_SIZE - 1) % LOG_PPT + 1)
+#define NPASSES (1 + (LOG2_SIZE - LOG_R0) / LOG_PPT)
+#endif
+#define R0 (1 << LOG_R0)
+#if NPASSES > 5
+#error "at most five passes (8192 points at 8 a work-item)"
+#endif
+
+#if SPLIT
+typedef float Exchanged;
+#define EX_ROW 32 /* elements to a 128-byte row of the 32 banks */
+#else
+typedef float2 Exchanged;
+#define EX_ROW 16
+#endif
+// The tile, the most padding (R = 8, NS = 8) and, in four-step passes, the most column skew
+// (under max(32, COLUMNS) elements; the host counts the same).
+#if STRIDED
+#define EXCHANGE_LEN (TILE + TILE / 8 + (COLUMNS > 32 ? COLUMNS : 32))
+#else
+#define EXCHANGE_LEN (TILE + TILE / 8)
+#endif
+
+// Whether pass (R, NS) deals its butterflies column first, and item w's column and butterfly in
+// it (0 <= j < L / R): consecutive work-items take consecutive butterflies of a column, or
+// consecutive columns.
+#define COLUMN_FIRST(R, NS) (((NS) == 1 && IN_COLS) || ((NS) * (R) == L && OUT_COLS))
+#define ITEM_COLUMN(R, NS, w) (COLUMN_FIRST(R, NS) ? (w) % (uint)COLUMNS : (w) / (uint)(L / (R)))
+#define ITEM_BUTTERFLY(R, NS, w) (COLUMN_FIRST(R, NS) ? (w) / (uint)COLUMNS : (w) % (uint)(L / (R)))
+// Elements each column is shifted by in the exchange after pass (R, NS) (CUDA's column_skew()).
+#define COLUMN_SKEW(R, NS)                                                                       \
+    (!STRIDED                               ? 0                                                  \
+     : (OUT_COLS && (NS) * (R) * PPT == L) ? (COLUMNS >= EX_ROW ? 1 : EX_ROW / COLUMNS)          \
+     : (IN_COLS && (NS) == 1)              ? (R0 > COLUMNS ? R0 / COLUMNS : 1)                  \
+                                           : 0)
+
+// Where index e (uint, within the tile) is kept in the exchange after pass (R, NS). The next pass
+// loads consecutive indices and pass (R, NS) stores to (j / NS) NS R + j % NS + r NS:
+//   NS = 1: stride R, EX_ROW / R lanes a row: one element a row shifts the rows by a bank each;
+//   1 < NS < EX_ROW: runs of NS lanes, NS R apart: NS elements every NS R put consecutive runs
+//   on distinct slots of NS banks;
+//   NS >= EX_ROW: the stores fill whole rows already.
+#define PAD_X(R, NS, e)                                                                          \
+    ((NS) == 1 ? (e) + (e) / EX_ROW : (NS) < EX_ROW ? (e) + (e) / ((NS) * (R)) * (NS) : (e))
+// PAD_X(e + step) - PAD_X(e) for any e when step is a multiple of the padding's period (then
+// every load of a work-item is one base plus constants); -1 when it is not.
+#define PAD_PERIOD(R, NS) ((NS) == 1 ? EX_ROW : (NS) < EX_ROW ? (NS) * (R) : 1)
+#define PAD_STEP(R, NS, step)                                                                    \
+    ((step) % PAD_PERIOD(R, NS) == 0 ? (int)PAD_X(R, NS, (uint)(step)) : -1)
+
+// Pass (R, NS) on the work-item's PPT / R butterflies, in registers: twiddles, DFT_R. Butterfly
+// j of its column is item w % (L / R) (consecutive work-items, consecutive butterflies).
+#define BUTTERFLIES(R, LOG_R, NS)                                                                \
+    do {                                                                                         \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
+            const uint w = lid + it * THREADS;                                                   \
+            const uint j = ITEM_BUTTERFLY(R, NS, w);                                             \
+            if ((NS) > 1) {                                                                      \
+                /* W_{Ns R}^{r k}: one accurate sinpi/cospi (exact argument), then powers. */    \
+                const float a = SIGN * 2.0f * (float)(j % (uint)(NS)) / (float)((NS) * (R));     \
+                const float2 w1 = (float2)(cospi(a), sinpi(a));                                  \
+                float2 wr = w1;                                                                  \
+                _Pragma("unroll") for (int r = 1; r < (R); ++r) {                                \
+                    v[it * (R) + r] = cmul(v[it * (R) + r], wr);                                 \
+                    wr = cmul(wr, w1);                                                           \
+                }                                                                                \
+            }                                                                                    \
+            DFT(R, LOG_R, v, it * (R));                                                          \
+        }                                                                                        \
+    } while (0)
+
+// The outputs of pass (R, NS) to the inputs of the pass of radix R2 after it, through buf: the
+// component COMP (.x or .y), or both (COMP empty).
+#define EXCHANGE(R, NS, R2, COMP)                                                                \
+    do {                                                                                         \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
+            const uint w = lid + it * THREADS;                                                   \
+            const uint c = ITEM_COLUMN(R, NS, w);                                                \
+            const uint j = ITEM_BUTTERFLY(R, NS, w);                                             \
+            /* Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's      \
+               period. */                                                                        \
+            const uint d = c * L + j / (NS) * ((NS) * (R)) + j % (NS);                           \
+            __local Exchanged* dst = buf + PAD_X(R, NS, d) + c * COLUMN_SKEW(R, NS);             \
+            _Pragma("unroll") for (int r = 0; r < (R); ++r) {                                    \
+                dst[r * (NS)] = v[it * (R) + r] COMP;                                            \
+            }                                                                                    \
+        }                                                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
+            const uint w = lid + it * THREADS;                                                   \
+            const uint c = ITEM_COLUMN(R2, (NS) * (R), w);                                       \
+            const uint s = c * L + ITEM_BUTTERFLY(R2, (NS) * (R), w);                            \
+            __local const Exchanged* src = buf + PAD_X(R, NS, s) + c * COLUMN_SKEW(R, NS);       \
+            _Pragma("unroll") for (int r = 0; r < (R2); ++r) {                                   \
+                /* Tiny transforms (L / R2 below the padding's period) take the general form. */ \
+                v[it * (R2) + r] COMP =                                                          \
+                    PAD_STEP(R, NS, L / (R2)) >= 0                                               \
+                        ? src[r * PAD_STEP(R, NS, L / (R2))]                                     \
+                        : buf[PAD_X(R, NS, s + r * (uint)(L / (R2))) + c * COLUMN_SKEW(R, NS)];  \
+            }                                                                                    \
+        }                                                                                        \
+        /* Before the buffer is written again (the other component, or the next exchange). */    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    } while (0)
+
+#if SPLIT
+#define EXCHANGE_ALL(R, NS, R2)                                                                  \
+    do {                                                                                         \
+        EXCHANGE(R, NS, R2, .x);                                                                 \
+        EXCHANGE(R, NS, R2, .y);                                                                 \
+    } while (0)
+#else
+#define EXCHANGE_ALL(R, NS, R2) EXCHANGE(R, NS, R2, )
+#endif
+
+// The radix of the last pass, whose outputs j + r L / RL go to global memory.
+#if NPASSES == 1
+#define RL R0
+#else
+#define RL PPT
+#endif
+
+// Passes 2 .. NPASSES, each after the exchange that brings its operands.
+#if NPASSES > 1
+#define REGISTER_PASS_2() EXCHANGE_ALL(R0, 1, PPT); BUTTERFLIES(PPT, LOG_PPT, R0)
+#else
+#define REGISTER_PASS_2()
+#endif
+#if NPASSES > 2
+#define REGISTER_PASS_3() EXCHANGE_ALL(PPT, R0, PPT); BUTTERFLIES(PPT, LOG_PPT, R0 * PPT)
+#else
+#define REGISTER_PASS_3()
+#endif
+#if NPASSES > 3
+#define REGISTER_PASS_4() EXCHANGE_ALL(PPT, R0 * PPT, PPT); BUTTERFLIES(PPT, LOG_PPT, R0 * PPT * PPT)
+#else
+#define REGISTER_PASS_4()
+#endif
+#if NPASSES > 4
+#define REGISTER_PASS_5() EXCHANGE_ALL(PPT, R0 * PPT * PPT, PPT); BUTTERFLIES(PPT, LOG_PPT, R0 * PPT * PPT * PPT)
+#else
+#define REGISTER_PASS_5()
+#endif
+
+#define REGISTER_PASSES()                                                                        \
+    do {                                                                                         \
+        BUTTERFLIES(R0, LOG_R0, 1);                                                              \
+        REGISTER_PASS_2();                                                                       \
+        REGISTER_PASS_3();                                                                       \
+        REGISTER_PASS_4();                                                                       \
+        REGISTER_PASS_5();                                                                       \
+    } while (0)
