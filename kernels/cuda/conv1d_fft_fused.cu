@@ -17,7 +17,12 @@
 //          block b handles segments 2b and 2b+1; scale = 1 / L.
 // Launch:  ceil(ceil(n_out / B) / 2) blocks of L / 16 threads, (L + L/16 + 1) float2 of dynamic
 //          shared memory (139 KiB at L = 16384: one block an SM).
-// Defines: LOG2_SIZE (10..14).
+// Defines: LOG2_SIZE (10..14); REGISTERS (optional) for conv1d_fft_fused_registers.cuh's kernel
+//          instead (points in registers, exchanged a component at a time).
+
+#ifdef REGISTERS
+#include "conv1d_fft_fused_registers.cuh"
+#else
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -82,3 +87,5 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         }
     }
 }
+
+#endif  // REGISTERS

@@ -568,6 +568,10 @@ typedef float2 Exchanged;
 // block of 512 threads an SM.
 #define MIN_BLOCKS (THREADS >= 32 ? 1024 / THREADS : 32)
 
+// REGISTER_PASSES_ONLY: the passes above for another kernel (conv1d_fft_fused_registers.cuh),
+// without this file's entry.
+#ifndef REGISTER_PASSES_ONLY
+
 #if FOLD == 2
 #define CLUSTER_ATTR __cluster_dims__(2, 1, 1)
 #else
@@ -665,3 +669,4 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) CLUSTER_ATTR
 #endif
     }
 }
+#endif  // REGISTER_PASSES_ONLY

@@ -1,9 +1,13 @@
-// conv1d `fft-fused` for transforms of 8192 points: conv1d_fft_fused.cl's overlap-save (which
-// explains the algorithm) with a work-item's points in registers and the Stockham passes of the
-// register FFT kernel (fft_register_passes.h) exchanged through local memory one component at a
-// time, so that 8192 points (36 KiB of floats, padded) fit the 48 KiB NVIDIA's OpenCL gives a
-// work-group, where conv1d_fft_fused.cl's float2 tile holds 4096: filters up to 4096 taps in one
-// kernel. Included by conv1d_fft_fused.cl when REGISTERS is defined.
+// conv1d `fft-fused` on registers (`path: registers`, the default):
+// conv1d_fft_fused.cl's overlap-save (which explains the algorithm) with a work-item's points in
+// registers and the Stockham passes of the register FFT kernel (fft_register_passes.h) exchanged
+// through local memory one component at a time: half the local-memory traffic of the float2
+// tile's passes, and 8192 points (36 KiB of floats, padded) fit the 48 KiB NVIDIA's OpenCL gives
+// a work-group, where conv1d_fft_fused.cl's tile holds 4096: filters up to 4096 taps in one
+// kernel. The twin of kernels/cuda/conv1d_fft_fused_registers.cuh. Included by
+// conv1d_fft_fused.cl when REGISTERS is defined. H100, N = 2^24, kernel ms: M = 256 0.0703 (the
+// tile 0.0914), M = 1024 0.0753 (0.0875), M = 4096 0.163 (CUDA's twin 0.136; not its register
+// cap: 64 spills 28 bytes, 128 runs 0.160, none 0.171).
 //
 // Per group: the two segments' samples load straight into the first pass's operands; the
 // forward passes leave output k = j + r L / 16 in v[it 16 + r] (natural order, so the filter's

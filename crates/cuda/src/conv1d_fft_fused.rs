@@ -21,8 +21,8 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes in shared memory (filters up to 8192 taps)",
-    tunables: &["fft_len"],
+              passes with the points in registers, exchanged through shared memory (filters up to 8192 taps)",
+    tunables: &["fft_len", "path"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
 
@@ -30,15 +30,37 @@ pub(crate) const FILE: &str = "conv1d_fft_fused";
 
 /// Points each thread holds (the kernel's PPT).
 const POINTS_PER_THREAD: usize = 16;
+/// The kernel that runs (tunable `path`): the float2 tile in shared memory for every pass, or the
+/// points in registers exchanged a component at a time (conv1d_fft_fused_registers.cuh), the
+/// default: faster at every length measured. H100, N = 2^24, kernel ms, registers against the
+/// tile (reports/2026-11-26-h100/experiments/call-29, call-30): M = 256 (1024 points) 0.0673
+/// against 0.0801, M = 1024 (4096) 0.0771 against 0.0844, M = 2048 / 4096 (8192) 0.100 / 0.136
+/// against 0.138 / 0.190, M = 8192 (16384) 0.166 against 0.485.
+fn registers(tunables: &dspbench_core::Params) -> Result<bool, Error> {
+    match tunables.string_opt("path")? {
+        None => Ok(true),
+        Some("shared") => Ok(false),
+        Some("registers") => Ok(true),
+        Some(other) => {
+            Err(Error::input(format!("conv1d `fft-fused` tunable `path` is shared or registers; got `{other}`")))
+        }
+    }
+}
 
 pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
     let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN)?;
-    let module = ctx.compiler.load(ctx.gpu, FILE, Defines::new().set("LOG2_SIZE", s.fft_len.trailing_zeros()))?;
+    let registers = registers(ctx.tunables)?;
+    let mut defines = Defines::new().set("LOG2_SIZE", s.fft_len.trailing_zeros());
+    if registers {
+        defines = defines.set("REGISTERS", 1);
+    }
+    let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
     let threads = (s.fft_len / POINTS_PER_THREAD) as u32;
-    let pitch = s.fft_len + s.fft_len / 16 + 1;
+    // Shared: the float2 tile, padded one in 16; registers: the exchange's floats, one in 8.
+    let shared = if registers { 4 * (s.fft_len + s.fft_len / 8) } else { 8 * (s.fft_len + s.fft_len / 16 + 1) };
     let grid = blocks_for(s.blocks(), 1, "fft-fused blocks")?;
-    let launch = Launch::with_shared(&module, "conv1d_fft_fused", (grid, 1), (threads, 1), (8 * pitch) as u32)?;
+    let launch = Launch::with_shared(&module, "conv1d_fft_fused", (grid, 1), (threads, 1), shared as u32)?;
     let stream = &ctx.gpu.stream;
     let kernel = FusedFftConv1d {
         n,
@@ -50,6 +72,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         filter_plan: FftPlan::new(ctx.gpu, s.fft_len, 1)?,
         module,
         launch,
+        registers,
     };
     ctx.finish(kernel)
 }
@@ -65,6 +88,7 @@ struct FusedFftConv1d {
     filter_plan: FftPlan,
     module: Module,
     launch: Launch,
+    registers: bool,
 }
 
 impl GpuKernel for FusedFftConv1d {
@@ -101,6 +125,7 @@ impl GpuKernel for FusedFftConv1d {
     fn details(&self) -> BTreeMap<String, String> {
         let mut d = describe(&[&self.module], &[&self.launch]);
         d.insert("fft_len".into(), self.s.fft_len.to_string());
+        d.insert("path".into(), if self.registers { "registers" } else { "shared" }.into());
         d.insert("block_len".into(), self.s.block_len.to_string());
         d.insert("segments".into(), self.s.segments.to_string());
         d.insert("spectrum".into(), format!("cuFFT {}", crate::cufft::version().unwrap_or_default()));

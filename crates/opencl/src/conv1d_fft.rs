@@ -90,9 +90,8 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes in local memory, from 8192 points in registers exchanged through local memory (filters \
-              up to 4096 taps)",
-    tunables: &["fft_len"],
+              passes with the points in registers, exchanged through local memory (filters up to 4096 taps)",
+    tunables: &["fft_len", "path", "max_registers"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN_OPENCL) },
 };
 
@@ -106,15 +105,34 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN_OPENCL)?;
     let len = s.fft_len;
     let threads = len / 16;
-    // Past what the float2 tile holds, the register kernel (its exchange holds floats).
-    let registers = len > SHARED_MAX_FFT_LEN;
+    // The register kernel unless asked otherwise: faster at every length measured (H100, N =
+    // 2^24: M = 256 0.0703 ms against the float2 tile's 0.0914, M = 1024 0.0753 against 0.0875,
+    // reports/2026-11-26-h100/experiments/call-29, call-30), and the only one past 4096 points.
+    let registers = match ctx.tunables.string_opt("path")? {
+        None => true,
+        Some("registers") => true,
+        Some("shared") if len <= SHARED_MAX_FFT_LEN => false,
+        Some("shared") => {
+            return Err(Error::unsupported(format!(
+                "conv1d `fft-fused`'s shared kernel holds transforms of at most {SHARED_MAX_FFT_LEN} points in \
+                 NVIDIA's 48 KiB of local memory; this filter needs {len} (`path: registers` takes it)"
+            )))
+        }
+        Some(other) => {
+            return Err(Error::input(format!(
+                "conv1d `fft-fused` tunable `path` is shared or registers; got `{other}`"
+            )))
+        }
+    };
     let mut defines = Defines::new().set("LOG2_SIZE", len.trailing_zeros());
     let mut vendor = VendorOptions::default();
     if registers {
         defines = defines.set("REGISTERS", 1);
-        // CUDA's launch-bounds registers, as fft `stockham`'s register kernel takes them.
-        let cap = stockham::cuda_register_cap(threads);
-        if device.is_nvidia() {
+        // CUDA's launch-bounds registers by default, as fft `stockham`'s register kernel takes them
+        // (tunable `max_registers`: another cap, or `none` for reqd_work_group_size's choice).
+        let cap = crate::tunables::register_cap(ctx.tunables, "conv1d `fft-fused`")?
+            .unwrap_or(Some(stockham::cuda_register_cap(threads)));
+        if let (Some(cap), true) = (cap, device.is_nvidia()) {
             defines = defines.set("REGISTER_CAP", cap);
             vendor.nv_max_registers = Some(cap);
         }
@@ -158,31 +176,46 @@ mod tests {
     use dspbench_core::{Backend, Params, PlanRequest, Problem, Workload};
 
     /// `fft-fused` on both kernels against the f64 reference: the float2 tile up to 4096 points,
-    /// the register kernel at 8192 (filters of 2049 to 4096 taps, or asked by `fft_len`), with
-    /// signals shorter than a transform, ragged last blocks and the longest filter.
+    /// the register kernel at 8192 (filters of 2049 to 4096 taps, or asked by `fft_len`) and where
+    /// `path` asks for it, with signals shorter than a transform, ragged last blocks and the longest
+    /// filter; and `path: shared` refused past 4096 points.
     #[test]
     fn fused_paths_agree_with_the_reference() {
         if !crate::conformance::device_ready() {
             return;
         }
         let info = OpenClBackend.variant(Workload::Conv1d, "fft-fused").unwrap();
-        let cases: [(usize, usize, Option<usize>, &str); 7] = [
-            (10_000, 100, None, "shared"),
-            (100_000, 4096, None, "registers"),
-            (50_000, 3000, None, "registers"),
-            (9_000, 2049, None, "registers"),
-            (20_000, 7, Some(8192), "registers"),
-            (1, 4096, None, "registers"),
-            (5, 1, Some(4096), "shared"),
+        let cases = [
+            (10_000, 100, None, Some("shared"), "shared"),
+            (10_000, 100, None, None, "registers"),
+            (30_000, 1000, None, None, "registers"),
+            (30_000, 1000, None, Some("registers"), "registers"),
+            (100_000, 4096, None, None, "registers"),
+            (50_000, 3000, None, None, "registers"),
+            (9_000, 2049, None, None, "registers"),
+            (20_000, 7, Some(8192usize), None, "registers"),
+            (1, 4096, None, None, "registers"),
+            (5, 1, Some(4096), Some("shared"), "shared"),
         ];
-        for (n, m, fft_len, path) in cases {
+        for (n, m, fft_len, asked, path) in cases {
             let problem = Problem::Conv1d { n, m };
-            let tunables = fft_len.map_or_else(Params::new, |len| Params::new().with("fft_len", len));
+            let mut tunables = fft_len.map_or_else(Params::new, |len| Params::new().with("fft_len", len));
+            if let Some(asked) = asked {
+                tunables = tunables.with("path", asked);
+            }
             let request = PlanRequest { problem, variant: "fft-fused", tunables: &tunables, device: 0 };
             let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
             assert_eq!(details["path"], path, "{problem} {tunables:?}");
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
         }
+        let shared = Params::new().with("path", "shared");
+        let request = PlanRequest {
+            problem: Problem::Conv1d { n: 10_000, m: 3000 },
+            variant: "fft-fused",
+            tunables: &shared,
+            device: 0,
+        };
+        assert!(OpenClBackend.plan(&request).is_err());
     }
 }

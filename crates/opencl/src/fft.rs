@@ -7,7 +7,7 @@ use crate::program::build;
 use crate::stockham::{self, Path};
 use crate::tunables::bounded;
 use crate::PlanCtx;
-use dspbench_core::{Algorithm, Complex32, Domain, Error, ParamValue, Problem, VariantInfo, Workload};
+use dspbench_core::{Algorithm, Complex32, Domain, Error, Problem, VariantInfo, Workload};
 use dspbench_kernels::Defines;
 
 /// Largest `flow-graph` size: its matrix holds 1.5 N log2 N ints (N = 2^22: 553 MB), as the
@@ -212,17 +212,7 @@ fn stockham_choice(ctx: &PlanCtx<'_>) -> Result<stockham::Choice, Error> {
     if let Some(p) = per_thread.filter(|p| ![8, 16].contains(p)) {
         return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
     }
-    // NVIDIA's register cap: a count, or `none` for the driver's choice; other platforms ignore it.
-    let max_registers = match ctx.tunables.get("max_registers") {
-        None => None,
-        Some(ParamValue::Str(s)) if s == "none" => Some(None),
-        Some(ParamValue::Int(n)) if (16..=255).contains(n) => Some(Some(*n as u32)),
-        Some(other) => {
-            return Err(Error::input(format!(
-                "fft `stockham` tunable `max_registers` is 16 to 255 or none, got `{other}`"
-            )))
-        }
-    };
+    let max_registers = crate::tunables::register_cap(ctx.tunables, "fft `stockham`")?;
     Ok(stockham::Choice { path, split, per_thread, max_registers })
 }
 
@@ -246,7 +236,7 @@ mod tests {
     }
 
     /// The register kernel's four-step launches (strided sides column first, the twiddle) against
-    /// the f64 reference: columns of 128 to 4096 points, 64 down to 2 a group (4096 x 4096), both
+    /// the f64 reference: columns of 128 to 4096 points, 64 down to 2 a group (4096-point columns), both
     /// exchanges, 8 points a work-item in 512-point columns, odd batches.
     #[test]
     fn stockham_four_step_on_registers_agrees_with_the_reference() {
@@ -256,7 +246,7 @@ mod tests {
             return;
         }
         let info = OpenClBackend.variant(Workload::Fft, "stockham").unwrap();
-        let cases = [(15, 3), (16, 1), (17, 3), (18, 1), (20, 1), (22, 1), (24, 1)];
+        let cases = [(15, 3), (16, 1), (17, 3), (18, 1), (20, 1), (22, 1), (23, 1), (24, 1)];
         for (log2, batch) in cases {
             let problem = Problem::Fft { size: 1 << log2, batch };
             let registers = Params::new().with("path", "registers");

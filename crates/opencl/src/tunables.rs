@@ -2,7 +2,7 @@
 //! default (the paper's) is clamped to what the device and kernel allow, and the clamp is noted
 //! in the record, so a result never silently ran another configuration than it says.
 
-use dspbench_core::{Error, Params};
+use dspbench_core::{Error, ParamValue, Params};
 
 /// A launch parameter and, when a default had to be lowered, why.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,18 @@ pub(crate) fn bounded(
             note: Some(format!("default {key} {default} lowered to {limit}, {what_limits}")),
         }),
         None => Ok(Chosen { value: default, note: None }),
+    }
+}
+
+/// Tunable `max_registers` of a register kernel (`what` names it in messages): NVIDIA's register
+/// cap, 16 to 255, or `none` for the driver's choice (`Some(None)`); `None` when not given, for the
+/// kernel's default. Other platforms ignore it.
+pub(crate) fn register_cap(tunables: &Params, what: &str) -> Result<Option<Option<u32>>, Error> {
+    match tunables.get("max_registers") {
+        None => Ok(None),
+        Some(ParamValue::Str(s)) if s == "none" => Ok(Some(None)),
+        Some(ParamValue::Int(n)) if (16..=255).contains(n) => Ok(Some(Some(*n as u32))),
+        Some(other) => Err(Error::input(format!("{what} tunable `max_registers` is 16 to 255 or none, got `{other}`"))),
     }
 }
 

@@ -1,0 +1,15 @@
+#!/bin/bash
+cd "$(dirname "$0")/../.." || exit 1
+S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
+R=/tmp/res; rm -rf $R; mkdir -p $R
+nvidia-smi -L > $R/gpu.txt 2>&1
+cp .gpu/me/fu.yaml .gpu/me/fu.sh $R/
+DSPBENCH_REQUIRE=cuda,opencl timeout 330 $S/dspbench run .gpu/me/fu.yaml --device opencl=NVIDIA --machine h100 --out $R/fu > $R/fu.log 2>&1
+echo "run rc=$?"
+grep "pass 4 of 4\|skipped\|rror\|refused" $R/fu.log | sed 's/(median of \([0-9]*\).*/n=\1/' | cut -c1-170
+timeout 200 $S/dspbench selftest --backends cuda,opencl --filter conv1d/ > $R/selftest-conv1d.txt 2>&1
+echo "selftest rc=$?"; tail -n 1 $R/selftest-conv1d.txt; grep -i "fail" $R/selftest-*.txt | grep -v " 0 failed" | head -10
+for cap in "-DREGISTER_CAP=64 -cl-nv-maxrregcount=64" "-DREGISTER_CAP=96 -cl-nv-maxrregcount=96" ""; do echo "## $cap" >> $R/buildlog-conv1d.txt; $S/build_log conv1d_fft_fused -DREGISTERS=1 -DLOG2_SIZE=13 $cap -cl-nv-verbose >> $R/buildlog-conv1d.txt 2>&1; done
+grep -h "##\|Used\|spill\|stack" $R/buildlog-conv1d.txt
+rm -rf $R/*/plots $R/*/report.html
+tar czf $OUT/results.tar.gz -C $R .
