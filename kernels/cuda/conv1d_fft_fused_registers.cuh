@@ -15,12 +15,14 @@
 // transform of the conjugate) and the valid outputs leave from registers, coalesced.
 //
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y), as conv1d_fft_fused.cu.
-// Launch:  ceil(ceil(n_out / B) / 2) blocks of L / 16 threads, EXCHANGE_LEN * 4 bytes of dynamic
-//          shared memory (36 KiB at L = 8192, 72 at 16384).
-// Defines: REGISTERS (any value), LOG2_SIZE (4..14).
+// Launch:  ceil(ceil(n_out / B) / 2) blocks of L / min(L, POINTS_PER_THREAD) threads,
+//          EXCHANGE_LEN * 4 bytes of dynamic shared memory (36 KiB at L = 8192, 72 at 16384).
+// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16; 16 if absent).
 
 #define COLUMNS 1
+#ifndef POINTS_PER_THREAD
 #define POINTS_PER_THREAD 16
+#endif
 #define SPLIT 1
 #define PIPELINE 0
 #define REGISTER_PASSES_ONLY

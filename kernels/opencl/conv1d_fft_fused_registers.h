@@ -16,11 +16,15 @@
 // transform of the conjugate) and the valid outputs leave from registers, coalesced.
 //
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y), as conv1d_fft_fused.cl.
-// Launch:  ceil(ceil(n_out / B) / 2) groups of L / 16 work-items (512 at 8192 points).
-// Defines: REGISTERS (any value), LOG2_SIZE (4..13); REGISTER_CAP as fft_stockham_registers.h.
+// Launch:  ceil(ceil(n_out / B) / 2) groups of L / min(L, POINTS_PER_THREAD) work-items (512 at
+//          8192 points, 16 a work-item).
+// Defines: REGISTERS (any value), LOG2_SIZE (4..13), POINTS_PER_THREAD (8, 16; 16 if absent);
+//          REGISTER_CAP as fft_stockham_registers.h.
 
 #define COLUMNS 1
+#ifndef POINTS_PER_THREAD
 #define POINTS_PER_THREAD 16
+#endif
 #define SPLIT 1
 #define SIGN -1.0f
 

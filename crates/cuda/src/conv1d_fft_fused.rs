@@ -22,14 +22,33 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
               passes with the points in registers, exchanged through shared memory (filters up to 8192 taps)",
-    tunables: &["fft_len", "path"],
+    tunables: &["fft_len", "path", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
 
 pub(crate) const FILE: &str = "conv1d_fft_fused";
 
-/// Points each thread holds (the kernel's PPT).
+/// Points each thread holds by default (the kernels' PPT).
 const POINTS_PER_THREAD: usize = 16;
+/// Points a thread of the register kernel holds (tunable `points_per_thread`: 8 or 16, within
+/// 1024 threads a block); the shared kernel holds 16. Twice the threads measured slower on an
+/// H100 (N = 2^24, M = 1024 / 2048 / 4096: 0.0856 / 0.141 / 0.196 ms against 0.0772 / 0.100 /
+/// 0.136; reports/2026-11-26-h100/experiments/call-33).
+fn points_per_thread(tunables: &dspbench_core::Params, registers: bool, fft_len: usize) -> Result<usize, Error> {
+    match tunables.positive_opt("points_per_thread")? {
+        None => Ok(POINTS_PER_THREAD),
+        Some(p) if !registers || ![8, 16].contains(&p) => Err(Error::input(format!(
+            "conv1d `fft-fused` tunable `points_per_thread` is 8 or 16, on the register kernel; got {p}"
+        ))),
+        Some(p) if fft_len / p > 1024 => Err(Error::unsupported(format!(
+            "conv1d `fft-fused` with {p} points a thread needs {} threads a block for {fft_len}-point transforms; \
+             a block has at most 1024",
+            fft_len / p
+        ))),
+        Some(p) => Ok(p),
+    }
+}
+
 /// The kernel that runs (tunable `path`): the float2 tile in shared memory for every pass, or the
 /// points in registers exchanged a component at a time (conv1d_fft_fused_registers.cuh), the
 /// default: faster at every length measured. H100, N = 2^24, kernel ms, registers against the
@@ -51,12 +70,13 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else { return Err(wrong_input()) };
     let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN)?;
     let registers = registers(ctx.tunables)?;
+    let per_thread = points_per_thread(ctx.tunables, registers, s.fft_len)?;
     let mut defines = Defines::new().set("LOG2_SIZE", s.fft_len.trailing_zeros());
     if registers {
-        defines = defines.set("REGISTERS", 1);
+        defines = defines.set("REGISTERS", 1).set("POINTS_PER_THREAD", per_thread);
     }
     let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
-    let threads = (s.fft_len / POINTS_PER_THREAD) as u32;
+    let threads = (s.fft_len / per_thread.min(s.fft_len)) as u32;
     // Shared: the float2 tile, padded one in 16; registers: the exchange's floats, one in 8.
     let shared = if registers { 4 * (s.fft_len + s.fft_len / 8) } else { 8 * (s.fft_len + s.fft_len / 16 + 1) };
     let grid = blocks_for(s.blocks(), 1, "fft-fused blocks")?;

@@ -91,7 +91,7 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
               passes with the points in registers, exchanged through local memory (filters up to 4096 taps)",
-    tunables: &["fft_len", "path", "max_registers"],
+    tunables: &["fft_len", "path", "max_registers", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN_OPENCL) },
 };
 
@@ -104,7 +104,16 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let device = ctx.device;
     let s = OverlapSave::new(n, m, ctx.tunables.positive_opt("fft_len")?, FUSED_MAX_FFT_LEN_OPENCL)?;
     let len = s.fft_len;
-    let threads = len / 16;
+    // Points a work-item of the register kernel holds (tunable `points_per_thread`): 8 measured
+    // slower than 16 on an H100 (N = 2^24, M = 4096: 0.202 ms against 0.162; call-33).
+    let per_thread = match ctx.tunables.positive_opt("points_per_thread")? {
+        None => 16,
+        Some(p) if [8, 16].contains(&p) => p,
+        Some(p) => {
+            return Err(Error::input(format!("conv1d `fft-fused` tunable `points_per_thread` is 8 or 16, got {p}")))
+        }
+    };
+    let threads = len / per_thread.min(len);
     // The register kernel unless asked otherwise: faster at every length measured (H100, N =
     // 2^24: M = 256 0.0703 ms against the float2 tile's 0.0914, M = 1024 0.0753 against 0.0875,
     // reports/2026-11-26-h100/experiments/call-29, call-30), and the only one past 4096 points.
@@ -124,10 +133,13 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
             )))
         }
     };
+    if !registers && per_thread != 16 {
+        return Err(Error::input("conv1d `fft-fused` tunable `points_per_thread` applies to the register kernel"));
+    }
     let mut defines = Defines::new().set("LOG2_SIZE", len.trailing_zeros());
     let mut vendor = VendorOptions::default();
     if registers {
-        defines = defines.set("REGISTERS", 1);
+        defines = defines.set("REGISTERS", 1).set("POINTS_PER_THREAD", per_thread);
         // CUDA's launch-bounds registers by default, as fft `stockham`'s register kernel takes them
         // (tunable `max_registers`: another cap, or `none` for reqd_work_group_size's choice).
         let cap = crate::tunables::register_cap(ctx.tunables, "conv1d `fft-fused`")?
@@ -206,6 +218,13 @@ mod tests {
             let request = PlanRequest { problem, variant: "fft-fused", tunables: &tunables, device: 0 };
             let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
             assert_eq!(details["path"], path, "{problem} {tunables:?}");
+            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
+        }
+        // 8 points a work-item: twice the work-items, five passes of radix 8 and 2 at 8192 points.
+        for (n, m) in [(50_000, 3000), (10_000, 100)] {
+            let problem = Problem::Conv1d { n, m };
+            let tunables = Params::new().with("points_per_thread", 8usize);
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
         }
