@@ -168,10 +168,11 @@ mod tests {
         assert_eq!(OverlapSave::new(1 << 24, 8192, None, FUSED_MAX_FFT_LEN).unwrap().fft_len, 16384);
         assert_eq!(OverlapSave::new(1 << 24, 4096, Some(16384), FUSED_MAX_FFT_LEN).unwrap().block_len, 12289);
         assert!(OverlapSave::new(10, 8193, None, FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("8192 taps"));
-        // OpenCL's shorter transforms: 4096 points for filters up to 2048 taps.
+        // OpenCL's shorter transforms: 8192 points for filters up to 4096 taps.
         let opencl = |m| OverlapSave::new(1 << 24, m, None, FUSED_MAX_FFT_LEN_OPENCL);
-        assert_eq!((opencl(1024).unwrap().fft_len, opencl(2048).unwrap().fft_len), (4096, 4096));
-        assert!(opencl(2049).is_err());
+        let lens = (opencl(1024).unwrap().fft_len, opencl(2048).unwrap().fft_len, opencl(4096).unwrap().fft_len);
+        assert_eq!(lens, (4096, 8192, 8192));
+        assert!(opencl(4097).is_err());
         assert!(OverlapSave::new(10, 4096, Some(4096), FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("fft_len"));
     }
 
