@@ -41,8 +41,13 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
                       float scale, int m, int block_len, int n_out, __global float* restrict y) {
     __local Exchanged buf[EXCHANGE_LEN];
     const uint lid = get_local_id(0);
-    const long first = 2L * get_group_id(0) * block_len;  // y index of segment 2b's first output
-    const long start = first - (m - 1);                     // x index of its first sample
+    // 32-bit indices (the host keeps n + m - 1 + 2 L within int), each range check one unsigned
+    // compare: on NVIDIA 2-4% faster than 64-bit ones (H100, N = 2^24, M = 1024 / 4096: 0.0725 /
+    // 0.158 ms against 0.0752 / 0.162, reports/2026-11-26-h100/experiments/call-37). CUDA's twin
+    // keeps 64-bit indices: 32-bit ones there ran M = 2048 / 4096 slower (0.113 / 0.150 against
+    // 0.100 / 0.136), M = 1024 faster (0.0717 against 0.0772; call-38).
+    const int first = 2 * (int)get_group_id(0) * block_len;  // y index of segment 2b's first output
+    const int start = first - (m - 1);                          // x index of its first sample
 
     // Segments 2b and 2b + 1 as the real and imaginary parts, in the first pass's operand order
     // (point j + r L / R0, j = lid + it THREADS).
@@ -52,9 +57,9 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
         const uint j = lid + it * THREADS;
 #pragma unroll
         for (int r = 0; r < R0; ++r) {
-            const long p = start + j + r * (L / R0);
-            const long q = p + block_len;
-            v[it * R0 + r] = (float2)(p >= 0 && p < n ? x[p] : 0.0f, q >= 0 && q < n ? x[q] : 0.0f);
+            const int p = start + (int)j + r * (L / R0);
+            const int q = p + block_len;
+            v[it * R0 + r] = (float2)((uint)p < (uint)n ? x[p] : 0.0f, (uint)q < (uint)n ? x[q] : 0.0f);
         }
     }
     REGISTER_PASSES();
@@ -98,7 +103,7 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
         for (int r = 0; r < RL; ++r) {
             const int i = (int)(j + r * (L / RL));
             if (i >= m - 1) {
-                const long o = first + (i - (m - 1));
+                const int o = first + (i - (m - 1));
                 if (o < n_out) {
                     y[o] = v[it * RL + r].x;
                 }

@@ -76,6 +76,20 @@ pub const fn fused_max_taps(max_fft_len: usize) -> usize {
     max_fft_len / 2
 }
 
+/// OpenCL's fused register kernel (conv1d_fft_fused_registers.h) indexes the signal and the output
+/// in 32 bits, up to a block past the last output: n + m - 1 + 2 fft_len must fit an `int`.
+pub fn check_32_bit_indices(n: usize, m: usize, fft_len: usize) -> Result<(), Error> {
+    let last = (n + m - 1).checked_add(2 * fft_len);
+    match last {
+        Some(last) if last <= i32::MAX as usize => Ok(()),
+        _ => Err(Error::unsupported(format!(
+            "conv1d `fft-fused`'s register kernel indexes in 32 bits: n + m - 1 + 2 fft_len must stay within {}, \
+             got n = {n}, m = {m}, fft_len = {fft_len} (`path: shared` indexes in 64)",
+            i32::MAX
+        ))),
+    }
+}
+
 /// How the fused overlap-save kernel cuts the output: segments of `block_len` = L - m + 1
 /// outputs, each computed from an L-point transform of the L signal samples it needs, two
 /// segments to a GPU block (the real and imaginary parts of one transform).
@@ -174,6 +188,14 @@ mod tests {
         assert_eq!(lens, (4096, 8192, 8192));
         assert!(opencl(4097).is_err());
         assert!(OverlapSave::new(10, 4096, Some(4096), FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("fft_len"));
+    }
+
+    #[test]
+    fn the_register_kernels_32_bit_indices_are_checked() {
+        assert!(check_32_bit_indices(1 << 24, 4096, 8192).is_ok());
+        let limit = i32::MAX as usize;
+        assert!(check_32_bit_indices(limit - 4095 - 16384, 4096, 8192).is_ok());
+        assert!(check_32_bit_indices(limit - 4095 - 16383, 4096, 8192).is_err());
     }
 
     #[test]

@@ -133,6 +133,9 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
             )))
         }
     };
+    if registers {
+        dspbench_kernels::conv1d_fft::check_32_bit_indices(n, m, len)?;
+    }
     if !registers && per_thread != 16 {
         return Err(Error::input("conv1d `fft-fused` tunable `points_per_thread` applies to the register kernel"));
     }
