@@ -97,6 +97,20 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
 
 /// conv1d `fft-fused` (kernels/opencl/conv1d_fft_fused.cl): the filter's spectrum at upload (split,
 /// then this backend's `fft_stockham`), then one launch a run.
+/// The register kernel's cap on NVIDIA unless `max_registers` says otherwise: CUDA's launch-bounds
+/// figure (64 for 256 or 1024 work-items), but 128 for groups of 512 (8192-point transforms at 16
+/// points a work-item: one group a compute unit without spills, where 64 spilled). H100, N = 2^24, kernel
+/// ms, caps 64 / 80 / 96 / 128 / none: M = 2048 0.124 / 0.131 / 0.126 / 0.116 / 0.127, M = 4096 0.159
+/// / 0.166 / 0.163 / 0.155 / 0.164, CUDA's twin 0.100 and 0.136 in the same call
+/// (reports/2026-11-26-h100/experiments/call-39).
+fn default_register_cap(threads: usize) -> u32 {
+    if threads == 512 {
+        128
+    } else {
+        stockham::cuda_register_cap(threads)
+    }
+}
+
 pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else {
         return Err(Error::input(format!("conv1d `fft-fused` cannot take {}", ctx.problem)));
@@ -143,10 +157,9 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let mut vendor = VendorOptions::default();
     if registers {
         defines = defines.set("REGISTERS", 1).set("POINTS_PER_THREAD", per_thread);
-        // CUDA's launch-bounds registers by default, as fft `stockham`'s register kernel takes them
-        // (tunable `max_registers`: another cap, or `none` for reqd_work_group_size's choice).
+        // Tunable `max_registers`: NVIDIA's register cap, or `none` for reqd_work_group_size's choice.
         let cap = crate::tunables::register_cap(ctx.tunables, "conv1d `fft-fused`")?
-            .unwrap_or(Some(stockham::cuda_register_cap(threads)));
+            .unwrap_or(Some(default_register_cap(threads)));
         if let (Some(cap), true) = (cap, device.is_nvidia()) {
             defines = defines.set("REGISTER_CAP", cap);
             vendor.nv_max_registers = Some(cap);

@@ -1,0 +1,13 @@
+#!/bin/bash
+# conv1d fft-fused with 32-bit indices in both twins: N = 2^24, M = 1024 / 2048 / 4096 and ragged sizes, then
+cd "$(dirname "$0")/../.." || exit 1
+S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
+R=/tmp/res; rm -rf $R; mkdir -p $R
+nvidia-smi -L > $R/gpu.txt 2>&1
+cp .gpu/me/fm.yaml .gpu/me/fm.sh $R/
+DSPBENCH_REQUIRE=cuda,opencl timeout 200 $S/dspbench run .gpu/me/fm.yaml --device opencl=NVIDIA --machine h100 --out $R/fm > $R/fm.log 2>&1
+echo "rc=$?"; grep "pass 4 of 4\|skipped\|rror\|FAIL" $R/fm.log | sed 's/(median of \([0-9]*\).*/n=\1/' | cut -c1-150
+timeout 200 $S/dspbench selftest --backends cuda,opencl --filter conv1d/ > $R/selftest-conv1d.txt 2>&1
+echo "selftest rc=$?"; tail -n 1 $R/selftest-conv1d.txt
+rm -rf $R/*/plots $R/*/report.html
+tar czf $OUT/results.tar.gz -C $R .
