@@ -26,9 +26,9 @@
 //     loop's variable), no array is passed to a function, and the DFT of radix R is chosen by
 //     token pasting (DFT_R##R), so that only that radix's code exists (no dead branches indexing
 //     past a smaller array).
-//   - NVIDIA's OpenCL runs such kernels 256 work-items a group at most, and gives a group
-//     48 KiB of local memory: the host plans within both (fewer columns a group than CUDA where
-//     a work-item would otherwise hold more points; one column of 6144 points with PITCH = L).
+//   - The host plans groups of at most 256 work-items (larger ones ran no faster on NVIDIA) and
+//     48 KiB of local memory, NVIDIA's OpenCL's (fewer columns a group than CUDA where a
+//     work-item would otherwise hold more points; one column of 6144 points with PITCH = L).
 //     No __launch_bounds__: on NVIDIA the host caps registers instead (-cl-nv-maxrregcount at
 //     65536 / (THREADS MIN_BLOCKS), REGISTER_CAP), which reqd_work_group_size would override.
 //   - No DOUBLE (the CUDA host leaves it off) and one barrier fewer in the last pass (nothing

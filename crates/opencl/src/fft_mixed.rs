@@ -22,13 +22,15 @@ const FILE: &str = "fft_mixed";
 const ENTRY_REGISTERS: &str = "fft_mixed_registers";
 
 /// Most work-items a group of the shared-memory kernel has unless the `threads` tunable says
-/// otherwise: NVIDIA's compiler gives this kernel at most 256 (its registers), where CUDA's takes
-/// 1024; 128 ran 1.6-2.3x slower on the H100.
+/// otherwise: 256, chosen when NVIDIA's OpenCL was taken to run no more (it reports 256 for every
+/// kernel but runs up to 1024, see launch::nvidia_group_limit); 128 ran 1.6-2.3x slower on the
+/// H100, larger groups are not measured for this kernel.
 const DEFAULT_THREADS: usize = 256;
 /// Most work-items a group of the register kernel has unless the `threads` tunable says
-/// otherwise: the most NVIDIA's OpenCL runs such kernels (CL_KERNEL_WORK_GROUP_SIZE; see
-/// fft_stockham.cl), on every device, so that each platform runs the shapes NVIDIA's does. A
-/// kernel that reports less is planned again within its limit.
+/// otherwise, on every device so that each platform runs the shapes NVIDIA's does: 256; groups of
+/// 512 or 1024 ran no faster on an H100 (6000 x 4096 0.163 / 0.162 ms against 0.161, 1536 x 16384
+/// 0.139 / 0.139 against 0.138; reports/2026-11-26-h100/experiments/call-25). A kernel that
+/// reports less is planned again within its limit.
 const REGISTER_THREADS: usize = 256;
 /// Local memory a group of the register kernel plans within: NVIDIA's 48 KiB (or the device's,
 /// where less), on every device for the same reason.
@@ -254,7 +256,7 @@ mod tests {
         assert_eq!(register_cap(64, 1), 255);
     }
 
-    /// The default plans on an H100's 132 compute units fit NVIDIA's 256 work-items and 48 KiB,
+    /// The default plans on an H100's 132 compute units fit 256 work-items and NVIDIA's 48 KiB,
     /// a work-item holding at most 40 points (one column of 6000), 10 or fewer at 1000 points.
     #[test]
     fn register_plans_fit_nvidias_groups() {
