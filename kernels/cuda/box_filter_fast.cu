@@ -7,7 +7,8 @@
 //    the image about once from DRAM and writes the output once (no intermediate in global
 //    memory: a u8 pixel costs 2 bytes of traffic, an f32 one 8). A block of FUSED_THREADS = 256
 //    threads owns OUT_COLS = 192 output columns and walks down a strip of rows (the host picks
-//    its height through the grid's: 128 rows for u8, 32 for f32) in batches of BATCH_ROWS = 32:
+//    its height through the grid's: as many strips as fill the GPU in one wave, see below) in
+//    batches of BATCH_ROWS = 32:
 //    - Column sums: thread t < 192 + 2r owns column t of the 192 + 2r the outputs need (edge
 //      columns clamped; one column each, so no warp walks twice while the others wait) and keeps
 //      its vertical window sum in a register for the whole strip: formed directly once at the
@@ -29,15 +30,35 @@
 //    - f32: a run is 128 bytes of one row, and a warp storing them directly touches 32 rows per
 //      instruction, which held f32 near 45% of an H100's copy bandwidth; so a batch's outputs are
 //      staged in shared memory (over cs, once read) and leave as whole rows (store_staged).
-//    - f32 rounding: a column sum slides at most one strip (<= 128 rows) from its direct start, a
-//      row sum 31 steps, so the error grows like a random walk over at most ~130 steps, within
-//      the reference's allowance (8 eps max|in| sqrt(max(width, height)), see
-//      crates/reference/src/tolerance.rs).
-//    Measured on an H100 (copy bandwidth 2.90 TB/s), 7680 x 4320, m = 5 / 17 / 31 / 63:
-//    f32 0.129 / 0.138 / 0.148 / 0.164 ms (71 / 66 / 62 / 56% of copy bandwidth), u8 0.060 /
-//    0.064 / 0.068 / 0.081 ms (38 / 36 / 34 / 28%); u8 is bound by instructions and latency
-//    (byte loads, one column per thread), not by bytes. u8 images of widths a multiple of 4 (all
-//    the large ones) take box_filter_fast_fused_u8x4 instead, at the end of this file.
+//    - f32 rounding: a column sum slides at most one strip (<= height rows) from its direct
+//      start, a row sum 31 steps, so the error grows like a random walk over at most
+//      max(width, height) steps, within the reference's allowance (8 eps max|in|
+//      sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//    - Two blocks an SM, WALK_UNROLL = 32 rows of loads in flight a walker, and as many strips
+//      as the resident blocks hold in one wave (6 of 720 rows at 8K on an H100). The rows
+//      leaving a window are loaded a second time 2r + 1 rows after the first; with four blocks
+//      an SM of 16 loads each and one-wave strips (13 of 336 rows), the rows the resident
+//      walkers keep between the two loads (528 blocks x 254 columns x 2r + 1 rows: 33 MB at
+//      m = 63) outgrew L2, DRAM moved 1.55x the image's bytes (Nsight Compute: DRAM 75% of its
+//      peak, L2 hits 45%) and m = 63 took 0.163 ms; half the blocks with twice the loads in
+//      flight each halve those rows. The leaving rows are loaded as last use (__ldlu) and the
+//      outputs stored as streaming (__stcs), so that neither keeps rows still to come back out
+//      of L2.
+//    Measured on an H100 (copy bandwidth 2.95 TB/s, bytes read + written), 7680 x 4320,
+//    m = 5 / 31 / 63, f32 kernel ms (reports/2026-11-26-h100/experiments/call-41 .. call-46):
+//      2 blocks an SM, 32 loads, 6 strips (this)        0.1195 / 0.1274 / 0.1380 (75 / 71 / 65%)
+//      the same in 13 strips (two waves)                0.1202 / 0.1296 / 0.1451
+//      4 blocks an SM, 16 loads, strips of 32 rows      0.129 / 0.150 / 0.166 (session 8's kernel)
+//      the same in 13 strips (one wave)                 0.122 / 0.142 / 0.165; with the L2
+//                                                       hints 0.123 / 0.130 / 0.162
+//      3 blocks an SM (80 registers), 32 loads          0.127 / 0.138 / 0.157
+//      1 block an SM (202 registers), 32 loads          0.14 .. 0.18 at every strip count
+//      a ring of each walker's last 2r + 1 rows in      0.142 / 0.150 / 0.162 (2 to 4 blocks an
+//      shared memory instead of the second load         SM by m); the ring 32 loads ahead 0.162 /
+//                                                       0.172 / 0.196
+//    u8 is bound by instructions and latency (byte loads, one column per thread), not by bytes:
+//    u8 images of widths a multiple of 4 (all the large ones) take box_filter_fast_fused_u8x4
+//    instead, at the end of this file.
 //
 // 2. Larger windows: two passes of one kernel shape, "slide the window down the columns of a
 //    rows x cols matrix and write the result transposed". Applied to the image it gives the
@@ -80,7 +101,7 @@
 #define CS_PITCH 255
 // Loads a column walker keeps in flight: its steps are a chain of adds, but their loads are
 // independent, and the kernel is latency-bound unless many are issued before the first is used.
-#define WALK_UNROLL 16
+#define WALK_UNROLL 32
 
 struct KeepSum {
     __device__ acc_t operator()(acc_t sum) const { return sum; }
@@ -182,7 +203,9 @@ __device__ __forceinline__ acc_t slide(acc_t s, acc_t add, acc_t sub)
 // Slides the vertical window sum `s` of one image column (`column` points at its row 0) down
 // rows y .. y + rows - 1, storing each row's sum at cs[i * CS_PITCH] before stepping past it.
 // CLAMP: rows outside the image replicate the edge; without it the caller guarantees that rows
-// y - r .. y + rows + r all exist, and the loop is plain pointer steps.
+// y - r .. y + rows + r all exist, and the loop is plain pointer steps. The row leaving the window
+// is loaded as "last use" (__ldlu): it was loaded 2r + 1 rows before as the entering one, and
+// need not stay in L2 after this.
 template <bool CLAMP>
 __device__ __forceinline__ acc_t
     fill_column(const pixel_t* column, int width, int height, int y, int rows, int r, acc_t s, acc_t* cs)
@@ -203,7 +226,7 @@ __device__ __forceinline__ acc_t
 #pragma unroll WALK_UNROLL
         for (int i = 0; i < rows; ++i) {
             cs[i * CS_PITCH] = s;
-            s = slide(s, (acc_t)*add, (acc_t)*sub);
+            s = slide(s, (acc_t)*add, (acc_t)__ldlu(sub));
             add += width;
             sub += width;
         }
@@ -368,12 +391,12 @@ __device__ __forceinline__ void store_staged(acc_t* cs, int r, const RunMean& me
     for (int k = t; k < rows * OUT_VECS; k += FUSED_THREADS) {
         const int i = k / OUT_VECS;
         const int c = k - i * OUT_VECS;
-        reinterpret_cast<float4*>(o + (long long)i * width)[c] = tile[i * OUT_PITCH + c];
+        __stcs(reinterpret_cast<float4*>(o + (long long)i * width) + c, tile[i * OUT_PITCH + c]);
     }
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 4)
+extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
     box_filter_fast_fused(const pixel_t* in, int width, int height, int window, pixel_t* out)
 {
 #ifdef DTYPE_F32
@@ -494,7 +517,11 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 4)
 // 0.0220 / 0.0246; the same run with strips of 128 rows and direct stores: 0.0467 / 0.0538 /
 // 0.0586 / 0.0654 and 0.0279 / 0.0320 (one wave alone: 0.0475 / 0.0500 / 0.0515 / 0.0612 and
 // 0.0245 / 0.0269; staging alone on strips of 128: 0.0468 / 0.0508 / 0.0540 / 0.0622). 64
-// registers (the launch bound's cap, no spills), 4 blocks an SM.
+// registers (the launch bound's cap, no spills), 4 blocks an SM. The leaving rows loaded as last
+// use (__ldlu) and the staged outputs stored as streaming (__stcs), as in the fused kernel:
+// m = 5 / 17 / 31 / 63 0.0454 / 0.0473 / 0.0515 / 0.0606 -> 0.0437 / 0.0449 / 0.0471 / 0.0586
+// (call-43, one run). Fewer blocks an SM with more registers run far slower here (2: 0.103 ..
+// 0.111 ms; 3: 0.077 .. 0.081; call-46): u8 needs the occupancy for its load latency.
 // Tried and slower: prefetching a walker's next 8 rows with cp.async into shared memory during
 // the row phase (0.050 / 0.055 / 0.060 / 0.068, strips of 128), or into registers (the 16 words
 // issued before the row phase, used after it): 4 blocks an SM (spills) 0.0442 / 0.0465 / 0.0514
@@ -546,7 +573,7 @@ __device__ __forceinline__ void fill_words(const unsigned int* col, int words, i
             cs[i * U8_PITCH] = lo;
             cs[i * U8_PITCH + 1] = hi;
             const unsigned int a = __ldg(add);
-            const unsigned int s = __ldg(sub);
+            const unsigned int s = __ldlu(sub);
             lo = lo + split.lo(a) - split.lo(s);
             hi = hi + split.hi(a) - split.hi(s);
             add += words;
@@ -678,7 +705,7 @@ __device__ __forceinline__ void store_stage(const uint4* stage, pixel_t* out, in
         const int g0 = y0 + (j / U8_GROUP_ROWS) * sub;
         const int yy = g0 + i + j % U8_GROUP_ROWS;
         if (yy < min(g0 + sub, y_end)) {
-            reinterpret_cast<uint4*>(out + (long long)yy * width + x0)[c] = stage[j * U8_STAGE_PITCH + c];
+            __stcs(reinterpret_cast<uint4*>(out + (long long)yy * width + x0) + c, stage[j * U8_STAGE_PITCH + c]);
         }
     }
 }

@@ -33,10 +33,16 @@
 //      directly touch 32 rows at once, which held f32 near 45% of an H100's copy bandwidth (in
 //      the CUDA twin); so a batch's outputs are staged in local memory (over cs, once read) and
 //      leave as whole rows (store_staged).
-//    - f32 rounding: a column sum slides at most one strip (<= 128 rows) from its direct start, a
-//      row sum 31 steps, so the error grows like a random walk over at most ~130 steps, within
-//      the reference's allowance (8 eps max|in| sqrt(max(width, height)), see
-//      crates/reference/src/tolerance.rs).
+//    - f32 rounding: a column sum slides at most one strip (<= height rows) from its direct
+//      start, a row sum 31 steps, so the error grows like a random walk over at most
+//      max(width, height) steps, within the reference's allowance (8 eps max|in|
+//      sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//    - On NVIDIA: strips sized by the host to fill the device in one wave, the L2 hints below,
+//      and for windows above 45 two groups a compute unit (a register cap of 128), as the CUDA
+//      twin, whose header says why (the rows the resident walkers keep between a row's two loads
+//      outgrow L2 with four). Unlike the twin, 16 rows of loads in flight a walker: 32 ran 1.9x
+//      slower on NVIDIA's OpenCL at any register cap or strip count (H100, 8K, m = 5 / 63:
+//      0.275 / 0.286 ms against 0.134 / 0.149, reports/2026-11-26-h100/experiments/call-50).
 //    No shuffles: OpenCL 1.2 has none, nor does the design need them. Measurements: see the
 //    CUDA twin (kernels/cuda/box_filter_fast.cu), where u8 held 28-38% of an H100's copy
 //    bandwidth, bound by instructions and latency (byte loads, one column per work-item), not by
@@ -71,11 +77,49 @@
 
 #include "image_common.h"
 
-// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount, the twin of
-// CUDA's __launch_bounds__(256, 4): 64 registers, four groups a compute unit; f32 only, see
-// crates/opencl/src/box_filter.rs): the fused kernels drop reqd_work_group_size then, with which
-// NVIDIA's compiler ignores the cap (see fft_stockham_registers.h). Uncapped, NVIDIA gave the
-// f32 kernel 128 registers, two groups a compute unit.
+// Cache hints, the CUDA twin's __ldlu and __stcs, as PTX where the host defines NV_PTX (NVIDIA's
+// compiler takes inline PTX; plain accesses elsewhere): a row leaving a column's window is
+// loaded for the last time (it was loaded 2r + 1 rows before as the entering one), and outputs
+// are streamed, so neither keeps rows still to come back out of L2.
+#ifdef NV_PTX
+inline float load_last_f32(__global const float* p) {
+    float v;
+    asm("ld.global.lu.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+inline uint load_last_u32(__global const uint* p) {
+    uint v;
+    asm("ld.global.lu.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+inline void store_stream_f32x4(__global float4* p, float4 v) {
+    asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+                 : "memory");
+}
+inline void store_stream_u32x4(__global uint4* p, uint4 v) {
+    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
+}
+#else
+inline float load_last_f32(__global const float* p) {
+    return *p;
+}
+inline uint load_last_u32(__global const uint* p) {
+    return *p;
+}
+inline void store_stream_f32x4(__global float4* p, float4 v) {
+    *p = v;
+}
+inline void store_stream_u32x4(__global uint4* p, uint4 v) {
+    *p = v;
+}
+#endif
+
+// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount: 64 registers,
+// four groups a compute unit, for windows up to 45, 128 and two groups above, as CUDA's
+// __launch_bounds__(256, 2); f32 only, see crates/opencl/src/box_filter.rs): the fused kernels
+// drop reqd_work_group_size then, with which NVIDIA's compiler ignores the cap (see
+// fft_stockham_registers.h).
 #ifdef REGISTER_CAP
 #define FUSED_GROUP_ATTR
 #define U8X4_GROUP_ATTR
@@ -230,7 +274,11 @@ inline acc_t fill_column_inside(__global const pixel_t* column, int width, int y
 #pragma unroll WALK_UNROLL
     for (int i = 0; i < rows; ++i) {
         cs[i * CS_PITCH] = s;
+#ifdef DTYPE_F32
+        s = slide(s, *add, load_last_f32(sub));
+#else
         s = slide(s, (acc_t)*add, (acc_t)*sub);
+#endif
         add += width;
         sub += width;
     }
@@ -389,7 +437,7 @@ inline void store_staged(__local acc_t* cs, int r, int window, RunMean mean, boo
     for (int k = t; k < rows * OUT_VECS; k += FUSED_THREADS) {
         const int i = k / OUT_VECS;
         const int c = k - i * OUT_VECS;
-        ((__global float4*)(o + (long)i * width))[c] = tile[i * OUT_PITCH + c];
+        store_stream_f32x4((__global float4*)(o + (long)i * width) + c, tile[i * OUT_PITCH + c]);
     }
 }
 #endif
@@ -625,7 +673,7 @@ inline uint2 fill_words_inside(__global const uint* col, int words, int y, int r
 #pragma unroll U8_UNROLL
     for (int i = 0; i < rows; ++i) {
         store_sums(cs + i * U8_PITCH, sums, split);
-        sums = slide_words(sums, *add, *sub, split);
+        sums = slide_words(sums, *add, load_last_u32(sub), split);
         add += words;
         sub += words;
     }
@@ -735,8 +783,8 @@ inline void u8_run(__local const uint* rw, int c0, int r, uint bias, uint magic,
         packed[h] = word;
     }
     if (vector) {
-        ((__global uint4*)o)[0] = (uint4)(packed[0], packed[1], packed[2], packed[3]);
-        ((__global uint4*)o)[1] = (uint4)(packed[4], packed[5], packed[6], packed[7]);
+        store_stream_u32x4((__global uint4*)o, (uint4)(packed[0], packed[1], packed[2], packed[3]));
+        store_stream_u32x4((__global uint4*)o + 1, (uint4)(packed[4], packed[5], packed[6], packed[7]));
     } else {
 #pragma unroll
         for (int h = 0; h < RUN / 4; ++h) {

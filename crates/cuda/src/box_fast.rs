@@ -12,20 +12,18 @@ use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, u8x4_strips, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, FUSED_THREADS};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &[],
+    tunables: &["strips"],
     domain: DOMAIN,
 };
 
 pub(crate) const FILE: &str = "box_filter_fast";
-const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
-
 /// The fused kernel's launch is `dspbench_kernels::box_fast::fused_launch` (shared with OpenCL);
 /// each pass of the two-pass form has blocks of 32 x 8 threads covering 32 columns x 128 rows of
 /// the matrix it walks (the kernel file's macros of the same names).
@@ -45,18 +43,28 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
     let window = window_arg(window)?;
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
+    let strips = ctx.tunables.positive_opt("strips")?;
     let (launches, colsum_t) = if let Some(fused) = fused_launch(dtype, width, height, window as usize) {
         let grid = grid_2d(fused.groups.0, fused.groups.1, "the fused box filter")?;
         let mut launch = Launch::new(&module, fused.entry, grid, (FUSED_THREADS as u32, 1))?;
-        if fused.entry == U8X4_ENTRY {
-            // The word form takes any strip height: as many strips as fill the blocks the GPU
-            // holds at once (u8x4_strips), from the occupancy of the compiled kernel.
-            let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
-            let strips = u8x4_strips(fused.groups.0, height, slots);
-            launch.config.grid_dim.1 = grid_2d(fused.groups.0, strips, "the fused box filter")?.1;
-        }
+        // Any number of strips works (tunable `strips`); by default as many as fill the blocks
+        // the GPU holds at once in one wave (one_wave_strips), from the compiled kernel's occupancy.
+        let strips = match strips {
+            Some(n) => n,
+            None => {
+                let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
+                one_wave_strips(fused.groups.0, height, slots)
+            }
+        };
+        launch.config.grid_dim.1 = grid_2d(fused.groups.0, strips, "the fused box filter")?.1;
         (vec![launch], None)
     } else {
+        if strips.is_some() {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `strips` applies to the fused kernel (windows up to {}), not to m = {window}",
+                dspbench_kernels::box_fast::FUSED_MAX_WINDOW
+            )));
+        }
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;
         let rows_grid = grid_2d(height.div_ceil(COLS), width.div_ceil(ROWS), "the row pass")?;

@@ -26,13 +26,14 @@ pub struct FusedLaunch {
 /// whose width is a multiple of 4 take the word form, `box_filter_fast_fused_u8x4` (a word of 4
 /// pixels per column walker, packed 16-bit column sums; its U8_OUT_COLS = 192).
 ///
-/// Strip rows, measured on an H100 at 7680 x 4320, m = 5..63, strips of 32, 64 and 128 rows:
-/// f32, whose outputs are staged through shared memory, ran fastest with 32 (more, shorter-lived
-/// blocks: 0.129-0.164 ms against 0.129-0.184 with 128); u8, whose window starts cost more
-/// against its cheaper pixels, with 128 (0.060-0.081 ms against 0.060-0.086 with 64); so did the
-/// word form (0.047-0.065 ms against 0.049-0.072 with 64 and 0.054-0.071 with 256). The word
-/// form takes any strip height, so a backend that knows how many groups the device holds at
-/// once replaces `groups.1` by [`u8x4_strips`] (CUDA, from the kernel's occupancy).
+/// `strip_rows` is the strip height for a backend that does not know how many groups the device
+/// holds at once (measured on an H100 at 7680 x 4320, m = 5..63, among strips of 32, 64 and 128
+/// rows: f32 fastest with 32, u8 with 128). Both kernels take any number of strips, and a backend
+/// that knows its resident groups replaces `groups.1` by [`one_wave_strips`] (CUDA from the
+/// compiled kernel's occupancy, OpenCL on NVIDIA from the register count): one wave beat every
+/// fixed height (f32: 0.1195 / 0.1274 / 0.1380 ms at m = 5 / 31 / 63 against 0.135 / 0.164 /
+/// 0.197 with strips of 32 rows, same kernel and call; u8 word form 0.047-0.065 ms against
+/// 0.049-0.072 with 64 rows and 0.054-0.071 with 256).
 pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) -> Option<FusedLaunch> {
     if window > FUSED_MAX_WINDOW {
         return None;
@@ -55,17 +56,19 @@ pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) ->
     })
 }
 
-/// Rows of a word-form (u8x4) strip that one batch covers: U8_GROUPS x U8_GROUP_ROWS.
-pub const U8X4_BATCH_ROWS: usize = 32;
+/// Rows one batch of a fused kernel covers (BATCH_ROWS; the word form's U8_GROUPS x
+/// U8_GROUP_ROWS): the shortest strip.
+pub const BATCH_ROWS: usize = 32;
 
-/// Strips (groups down the rows) for the word form, given `column_groups` groups across and
-/// `slots`, the groups the device holds at once: the fewest waves whose groups fill the slots
-/// (a grid of 2.6 waves of short strips leaves the last wave 40% idle, and every strip pays a
-/// window start per sub-strip), so at 7680 x 4320 on 132 SMs x 4 groups, 13 strips of 336
-/// rows (520 groups in 528 slots) instead of 34 of 128. The kernel takes any strip height.
-/// Strips keep at least one batch of rows.
-pub fn u8x4_strips(column_groups: usize, height: usize, slots: usize) -> usize {
-    let most = height.div_ceil(U8X4_BATCH_ROWS).max(1);
+/// Strips (groups down the rows) of a fused launch with `column_groups` groups across, given
+/// `slots`, the groups the device holds at once: the fewest waves whose groups fill at least 90%
+/// of the slots (a grid of 2.6 waves of short strips leaves the last wave 40% idle, and every strip
+/// pays a window start), so at 7680 x 4320 on 132 SMs x 4 groups, 13 strips of 336 rows (520
+/// groups in 528 slots) instead of 34 of 128, and with 2 groups an SM 6 strips (240 groups in 264
+/// slots: one wave measured faster than two of 13, call-46). The kernels take any strip height;
+/// strips keep at least one batch of rows.
+pub fn one_wave_strips(column_groups: usize, height: usize, slots: usize) -> usize {
+    let most = height.div_ceil(BATCH_ROWS).max(1);
     let column_groups = column_groups.max(1);
     let slots = slots.max(1);
     let fill = |strips: usize| {
@@ -75,7 +78,7 @@ pub fn u8x4_strips(column_groups: usize, height: usize, slots: usize) -> usize {
     let mut best = 1;
     for waves in 1..=8 {
         let strips = (waves * slots / column_groups).clamp(1, most);
-        if fill(strips) >= 0.95 {
+        if fill(strips) >= 0.9 {
             return strips;
         }
         if fill(strips) > fill(best) {
@@ -104,12 +107,14 @@ mod tests {
     }
 
     #[test]
-    fn word_form_strips_fill_the_slots() {
-        assert_eq!(u8x4_strips(40, 4320, 528), 13);
-        assert_eq!(u8x4_strips(22, 4096, 528), 24);
-        // Wider than the slots: 4 waves of 7 strips fill them better than 1 of 1.
-        assert_eq!(u8x4_strips(300, 4320, 528), 7);
+    fn strips_fill_the_slots_in_the_fewest_waves() {
+        assert_eq!(one_wave_strips(40, 4320, 528), 13);
+        assert_eq!(one_wave_strips(22, 4096, 528), 24);
+        // Two groups an SM: one wave of 6 strips (91% of the slots), not two of 13.
+        assert_eq!(one_wave_strips(40, 4320, 264), 6);
+        // Wider than the slots: 3 waves of 5 strips fill 95% of them, 1 of 1 57%.
+        assert_eq!(one_wave_strips(300, 4320, 528), 5);
         // Small images: no strip shorter than a batch.
-        assert_eq!(u8x4_strips(2, 64, 528), 2);
+        assert_eq!(one_wave_strips(2, 64, 528), 2);
     }
 }

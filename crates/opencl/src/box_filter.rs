@@ -7,7 +7,7 @@ use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, u8x4_strips, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, FUSED_THREADS};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -44,7 +44,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips"],
+    tunables: &["strips", "max_registers"],
     domain: DOMAIN,
 };
 
@@ -183,19 +183,41 @@ pub(crate) fn plan_recursive_coalesced(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algo
 const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
 const U8X4_GROUPS_PER_CU: usize = 4;
 
-/// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP): CUDA's
-/// twin gets 64 from `__launch_bounds__(256, 4)`, four groups of 256 an SM. Uncapped, NVIDIA's
-/// OpenCL gave it 128 (two groups); capped it spills 28 bytes and runs level with CUDA (H100,
-/// 7680 x 4320, m = 5 / 17 / 31 / 63: 0.130 / 0.136 / 0.144 / 0.159 ms, CUDA 0.128 / 0.136 /
-/// 0.144 / 0.161; uncapped, an earlier run on the same machine kind: m = 5 / 31 / 63 0.150 / 0.172
-/// / 0.202). u8's kernels take 48 and 64 registers anyway, and measured 3-4% slower without
-/// reqd_work_group_size: uncapped.
-const FAST_F32_REGISTER_CAP: u32 = 64;
+/// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP), by
+/// window: 64 (four groups of 256 a compute unit) up to 45, 128 (two) above, where the rows the
+/// resident walkers keep between a row's two loads outgrow L2 with four (the CUDA twin's header
+/// says more; it takes two groups at every window). H100, 7680 x 4320, kernel ms, one-wave
+/// strips, m = 5 / 17 / 31 / 33 / 45 / 63: cap 64 0.1207 / 0.1232 / 0.1290 / 0.1331 / 0.1424 /
+/// 0.1594, cap 128 0.1334 / 0.1381 / 0.1403 / 0.1430 / 0.1428 / 0.1496 (call-51; CUDA 0.1194 /
+/// 0.1236 / 0.1269 / 0.1289 / 0.1308 / 0.1379); uncapped (with reqd_work_group_size: 128
+/// registers) m = 5 / 63 0.1503 / 0.2064 (call-50). u8's kernels take 48 and 64 registers anyway,
+/// and measured 3-4% slower without reqd_work_group_size: uncapped.
+fn fast_f32_register_cap(window: usize) -> u32 {
+    if window > 45 {
+        128
+    } else {
+        64
+    }
+}
+
+/// Groups of FUSED_THREADS work-items a compute unit of NVIDIA's holds under a register cap: its
+/// 64 K registers.
+fn groups_per_cu(cap: u32) -> usize {
+    (65536 / (FUSED_THREADS * cap as usize)).max(1)
+}
 
 /// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let image = Image::of(ctx)?;
-    let cap = (image.dtype == DType::F32).then_some(FAST_F32_REGISTER_CAP);
+    // Tunable `max_registers` (f32 on NVIDIA): a cap instead of fast_f32_register_cap, or `none`.
+    let chosen = crate::tunables::register_cap(ctx.tunables, "box-filter `fast`")?;
+    if chosen.is_some() && image.dtype != DType::F32 {
+        return Err(Error::input("box-filter `fast` tunable `max_registers` applies to f32 images".to_string()));
+    }
+    let cap = match image.dtype {
+        DType::F32 => chosen.unwrap_or(Some(fast_f32_register_cap(image.window))),
+        DType::U8 => None,
+    };
     let defines = match cap {
         Some(n) if ctx.device.is_nvidia() => defines(image.dtype).set("REGISTER_CAP", n),
         _ => defines(image.dtype),
@@ -212,16 +234,22 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let strips = ctx.tunables.positive_opt("strips")?;
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
         // The fused kernels take any number of strips (groups down the image), whole batches each
-        // (tunable `strips`). On NVIDIA the u8 word form takes as many as fill the device in one
-        // wave of U8X4_GROUPS_PER_CU groups a compute unit (CUDA's rule, u8x4_strips): H100, u8,
-        // kernel ms, one wave / 128-row strips: 7680 x 4320 m = 5 0.0533 / 0.0538, m = 63 0.0676 /
-        // 0.0692; 4096 x 4096 m = 9 0.0291 / 0.0318, m = 33 0.0310 / 0.0343 (before the byte
-        // permutes, one wave measured no better at 8K: 0.0640 / 0.0644 at m = 5).
-        let one_wave = fused.entry == U8X4_ENTRY && ctx.device.is_nvidia();
-        let default = if one_wave {
-            u8x4_strips(fused.groups.0, h, ctx.device.limits.compute_units * U8X4_GROUPS_PER_CU)
-        } else {
-            fused.groups.1
+        // (tunable `strips`). On NVIDIA the u8 word form and the f32 kernel take as many as fill
+        // the device in one wave of the groups a compute unit holds (CUDA's rule,
+        // one_wave_strips): H100, u8, kernel ms, one wave / 128-row strips: 7680 x 4320 m = 5
+        // 0.0533 / 0.0538, m = 63 0.0676 / 0.0692; 4096 x 4096 m = 9 0.0291 / 0.0318, m = 33
+        // 0.0310 / 0.0343 (before the byte permutes, one wave measured no better at 8K: 0.0640 /
+        // 0.0644 at m = 5).
+        let per_cu = match (fused.entry, cap) {
+            (U8X4_ENTRY, _) => Some(U8X4_GROUPS_PER_CU),
+            (_, Some(cap)) => Some(groups_per_cu(cap)),
+            _ => None,
+        };
+        let default = match per_cu {
+            Some(n) if ctx.device.is_nvidia() => {
+                one_wave_strips(fused.groups.0, h, ctx.device.limits.compute_units * n)
+            }
+            _ => fused.groups.1,
         };
         let strips = strips.unwrap_or(default);
         let global = [fused.groups.0 * FUSED_THREADS, strips];
@@ -248,4 +276,17 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     plan.step(Launch::new(ctx.device, &program, "box_filter_fast_rows", &args, shape(w, h), group)?);
     plan.detail("path", "two passes");
     Ok(plan.boxed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f32_fused_takes_two_groups_a_compute_unit_above_m_45() {
+        assert_eq!((fast_f32_register_cap(45), fast_f32_register_cap(47)), (64, 128));
+        assert_eq!(groups_per_cu(fast_f32_register_cap(5)), 4);
+        assert_eq!(groups_per_cu(fast_f32_register_cap(63)), 2);
+        assert_eq!(groups_per_cu(255), 1);
+    }
 }
