@@ -18,10 +18,19 @@
 // points a stride apart. The exchanges next to a column-first pass shift each column by
 // COLUMN_SKEW elements, as CUDA's column_skew() (which explains the banks).
 //
-// Defines: LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <= 8192), POINTS_PER_THREAD
+// HALVES = 1 (four-step passes): the buffer holds half the group's columns, and every exchange
+// runs in two rounds, the items of columns 0 .. COLUMNS / 2 - 1 in the first and the others in
+// the second (a column's transform never reads another column's points, so the rounds are
+// independent). It lets a group of 1024 work-items hold 4 columns of 4096 points (16384 points,
+// 32-byte rows on the strided side) in NVIDIA's 48 KiB, where a whole exchange would need 72;
+// the price is twice the barriers and a copy of the loaded component (PPT floats). H100, 2^24 x 1:
+// 0.2615 ms against 0.760 with two columns a group (16-byte rows), CUDA's twin 0.246
+// (reports/2026-11-26-h100/experiments/call-54).
+//
+// Defines: LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <= 16384), POINTS_PER_THREAD
 //          (8, 16), SPLIT (0, 1: exchange one component at a time, floats, or float2), SIGN
 //          (-1.0f forward, 1.0f inverse); STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS
-//          (0, 1: that side strided).
+//          (0, 1: that side strided); HALVES (0 or absent, 1: with STRIDED and COLUMNS >= 2).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -68,8 +77,17 @@
 #define PPT (1 << LOG_PPT)
 #define TILE (COLUMNS * L)
 #define THREADS (TILE / PPT)
-#if TILE > 8192
-#error "a work-group holds at most 8192 points"
+#ifndef HALVES
+#define HALVES 0
+#endif
+#if HALVES && (!STRIDED || COLUMNS < 2)
+#error "HALVES: a four-step pass of at least two columns"
+#endif
+// Columns the exchange buffer holds at once, and their points.
+#define EX_COLUMNS (HALVES ? COLUMNS / 2 : COLUMNS)
+#define EX_TILE (EX_COLUMNS * L)
+#if TILE > 16384
+#error "a work-group holds at most 16384 points (1024 work-items of 16)"
 #endif
 // The first pass takes what is left of L after the passes of radix PPT; the number of passes.
 #if LOG2_SIZE == 0
@@ -94,9 +112,9 @@ typedef float2 Exchanged;
 // The tile, the most padding (R = 8, NS = 8) and, in four-step passes, the most column skew
 // (under max(32, COLUMNS) elements; the host counts the same).
 #if STRIDED
-#define EXCHANGE_LEN (TILE + TILE / 8 + (COLUMNS > 32 ? COLUMNS : 32))
+#define EXCHANGE_LEN (EX_TILE + EX_TILE / 8 + (COLUMNS > 32 ? COLUMNS : 32))
 #else
-#define EXCHANGE_LEN (TILE + TILE / 8)
+#define EXCHANGE_LEN (EX_TILE + EX_TILE / 8)
 #endif
 
 // Whether pass (R, NS) deals its butterflies column first, and item w's column and butterfly in
@@ -148,38 +166,62 @@ typedef float2 Exchanged;
     } while (0)
 
 // The outputs of pass (R, NS) to the inputs of the pass of radix R2 after it, through buf: the
-// component COMP (.x or .y), or both (COMP empty).
-#define EXCHANGE(R, NS, R2, COMP)                                                                \
+// component COMP (.x or .y), or both (COMP empty), of the items whose column is in round `h`'s
+// half (every item when not HALVES), column c kept at c % EX_COLUMNS. The loads go to `dst`: v
+// itself, or with HALVES a copy (a work-item's loads in the first round may belong to other
+// columns than the stores it still has to make in the second).
+#define EXCHANGE_ROUND(R, NS, R2, COMP, h, dst)                                                  \
     do {                                                                                         \
         _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
             const uint w = lid + it * THREADS;                                                   \
             const uint c = ITEM_COLUMN(R, NS, w);                                                \
-            const uint j = ITEM_BUTTERFLY(R, NS, w);                                             \
-            /* Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's      \
-               period. */                                                                        \
-            const uint d = c * L + j / (NS) * ((NS) * (R)) + j % (NS);                           \
-            __local Exchanged* dst = buf + PAD_X(R, NS, d) + c * COLUMN_SKEW(R, NS);             \
-            _Pragma("unroll") for (int r = 0; r < (R); ++r) {                                    \
-                dst[r * (NS)] = v[it * (R) + r] COMP;                                            \
+            if (c / EX_COLUMNS == (h)) {                                                         \
+                const uint cl = c % EX_COLUMNS;                                                  \
+                const uint j = ITEM_BUTTERFLY(R, NS, w);                                         \
+                /* Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's  \
+                   period. */                                                                    \
+                const uint d = cl * L + j / (NS) * ((NS) * (R)) + j % (NS);                      \
+                __local Exchanged* to = buf + PAD_X(R, NS, d) + cl * COLUMN_SKEW(R, NS);         \
+                _Pragma("unroll") for (int r = 0; r < (R); ++r) {                                \
+                    to[r * (NS)] = v[it * (R) + r] COMP;                                         \
+                }                                                                                \
             }                                                                                    \
         }                                                                                        \
         barrier(CLK_LOCAL_MEM_FENCE);                                                            \
         _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
             const uint w = lid + it * THREADS;                                                   \
             const uint c = ITEM_COLUMN(R2, (NS) * (R), w);                                       \
-            const uint s = c * L + ITEM_BUTTERFLY(R2, (NS) * (R), w);                            \
-            __local const Exchanged* src = buf + PAD_X(R, NS, s) + c * COLUMN_SKEW(R, NS);       \
-            _Pragma("unroll") for (int r = 0; r < (R2); ++r) {                                   \
-                /* Tiny transforms (L / R2 below the padding's period) take the general form. */ \
-                v[it * (R2) + r] COMP =                                                          \
-                    PAD_STEP(R, NS, L / (R2)) >= 0                                               \
-                        ? src[r * PAD_STEP(R, NS, L / (R2))]                                     \
-                        : buf[PAD_X(R, NS, s + r * (uint)(L / (R2))) + c * COLUMN_SKEW(R, NS)];  \
+            if (c / EX_COLUMNS == (h)) {                                                         \
+                const uint cl = c % EX_COLUMNS;                                                  \
+                const uint s = cl * L + ITEM_BUTTERFLY(R2, (NS) * (R), w);                       \
+                __local const Exchanged* from = buf + PAD_X(R, NS, s) + cl * COLUMN_SKEW(R, NS); \
+                _Pragma("unroll") for (int r = 0; r < (R2); ++r) {                               \
+                    /* Tiny transforms (L / R2 below the padding's period) take the general    \
+                       form. */                                                                  \
+                    dst[it * (R2) + r] COMP =                                                    \
+                        PAD_STEP(R, NS, L / (R2)) >= 0                                           \
+                            ? from[r * PAD_STEP(R, NS, L / (R2))]                                \
+                            : buf[PAD_X(R, NS, s + r * (uint)(L / (R2))) + cl * COLUMN_SKEW(R, NS)]; \
+                }                                                                                \
             }                                                                                    \
         }                                                                                        \
         /* Before the buffer is written again (the other component, or the next exchange). */    \
         barrier(CLK_LOCAL_MEM_FENCE);                                                            \
     } while (0)
+
+#if HALVES
+#define EXCHANGE(R, NS, R2, COMP)                                                                \
+    do {                                                                                         \
+        float2 got[PPT];                                                                         \
+        EXCHANGE_ROUND(R, NS, R2, COMP, 0u, got);                                                \
+        EXCHANGE_ROUND(R, NS, R2, COMP, 1u, got);                                                \
+        _Pragma("unroll") for (int k = 0; k < PPT; ++k) {                                        \
+            v[k] COMP = got[k] COMP;                                                             \
+        }                                                                                        \
+    } while (0)
+#else
+#define EXCHANGE(R, NS, R2, COMP) EXCHANGE_ROUND(R, NS, R2, COMP, 0u, v)
+#endif
 
 #if SPLIT
 #define EXCHANGE_ALL(R, NS, R2)                                                                  \

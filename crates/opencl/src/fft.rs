@@ -41,7 +41,7 @@ pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
     summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points \
               (our own; `path: registers`: up to 8192 points a launch with points in registers, the default \
               on NVIDIA for small batches up to 2048 points)",
-    tunables: &["path", "exchange", "points_per_thread", "max_registers"],
+    tunables: &["path", "exchange", "points_per_thread", "max_registers", "columns"],
     domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
 };
 
@@ -173,10 +173,11 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
 }
 
 /// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`: the
-/// all-in-local-memory kernel for every launch, the default but on NVIDIA's small batches;
-/// `registers`: the register kernel for contiguous batches up to 8192 points), `exchange`
-/// (`split`, `whole`), `points_per_thread` (8, 16) and `max_registers` (NVIDIA's register cap,
-/// 16 to 255 or `none`; CUDA's launch-bounds figure, 64, by default) of the register kernel.
+/// all-in-local-memory kernel for every launch, the default but on NVIDIA; `registers`: the
+/// register kernel), `exchange` (`split`, `whole`, or `halves`: split, a four-step group's columns
+/// half at a time), `points_per_thread` (8, 16), `max_registers` (NVIDIA's register cap, 16 to
+/// 255 or `none`; CUDA's launch-bounds figure by default) and `columns` (a four-step group's
+/// columns) of the register kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let (size, batch) = sizes(ctx)?;
     let choice = stockham_choice(ctx)?;
@@ -200,20 +201,27 @@ fn stockham_choice(ctx: &PlanCtx<'_>) -> Result<stockham::Choice, Error> {
             return Err(Error::input(format!("fft `stockham` tunable `path` is shared or registers; got `{other}`")))
         }
     };
-    let split = match ctx.tunables.string_opt("exchange")? {
-        None => None,
-        Some("split") => Some(true),
-        Some("whole") => Some(false),
+    let (split, halves) = match ctx.tunables.string_opt("exchange")? {
+        None => (None, false),
+        Some("split") => (Some(true), false),
+        Some("whole") => (Some(false), false),
+        Some("halves") => (Some(true), true),
         Some(other) => {
-            return Err(Error::input(format!("fft `stockham` tunable `exchange` is split or whole; got `{other}`")))
+            return Err(Error::input(format!(
+                "fft `stockham` tunable `exchange` is split, whole or halves; got `{other}`"
+            )))
         }
     };
+    let columns = ctx.tunables.positive_opt("columns")?;
+    if let Some(c) = columns.filter(|c| !c.is_power_of_two()) {
+        return Err(Error::input(format!("fft `stockham` tunable `columns` must be a power of two, got {c}")));
+    }
     let per_thread = ctx.tunables.positive_opt("points_per_thread")?;
     if let Some(p) = per_thread.filter(|p| ![8, 16].contains(p)) {
         return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
     }
     let max_registers = crate::tunables::register_cap(ctx.tunables, "fft `stockham`")?;
-    Ok(stockham::Choice { path, split, per_thread, max_registers })
+    Ok(stockham::Choice { path, split, per_thread, max_registers, halves, columns })
 }
 
 #[cfg(test)]
@@ -236,8 +244,9 @@ mod tests {
     }
 
     /// The register kernel's four-step launches (strided sides column first, the twiddle) against
-    /// the f64 reference: columns of 128 to 4096 points, 64 down to 2 a group (4096-point columns), both
-    /// exchanges, 8 points a work-item in 512-point columns, odd batches.
+    /// the f64 reference: columns of 128 to 4096 points, 32 down to 4 a group (4096-point columns),
+    /// every exchange (whole, split, split in halves: what NVIDIA's 48 KiB takes for 4096-point
+    /// columns, forced here), 8 points a work-item in 512-point columns, odd batches.
     #[test]
     fn stockham_four_step_on_registers_agrees_with_the_reference() {
         use crate::OpenClBackend;
@@ -250,7 +259,11 @@ mod tests {
         for (log2, batch) in cases {
             let problem = Problem::Fft { size: 1 << log2, batch };
             let registers = Params::new().with("path", "registers");
-            let cases = [registers.clone(), registers.clone().with("exchange", "split")];
+            let cases = [
+                registers.clone(),
+                registers.clone().with("exchange", "split"),
+                registers.clone().with("exchange", "halves"),
+            ];
             for tunables in &cases {
                 let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
                 let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;

@@ -18,9 +18,10 @@ const GROUP_POINTS: usize = 4096;
 const MAX_THREADS: usize = 1024;
 /// Points each work-item holds (fewer only in transforms shorter than this).
 const POINTS_PER_THREAD: usize = 16;
-/// Columns a group of the register kernel's four-step passes holds where they fit (see
-/// [`strided_columns`]).
+/// Columns a group of the register kernel's four-step passes holds where they fit, and the fewest
+/// it takes where work-items allow (whole 32-byte sectors of every row; see [`strided_columns`]).
 const STRIDED_COLUMNS: usize = 8;
+const SECTOR_COLUMNS: usize = 4;
 
 /// Largest transform: two launches of the largest in-group size.
 pub(crate) const MAX_SIZE: usize = GROUP_POINTS * GROUP_POINTS;
@@ -53,6 +54,12 @@ pub(crate) struct Choice {
     /// The register kernel's register cap on NVIDIA (tunable `max_registers`): `Some(None)` for
     /// none (the driver's choice), `None` for [`cuda_register_cap`].
     pub max_registers: Option<Option<u32>>,
+    /// Exchange the four-step passes' columns half a group at a time (`exchange: halves`, with
+    /// `split`); by default only where the whole group's exchange does not fit local memory.
+    pub halves: bool,
+    /// Columns a group of the four-step's strided launches holds (tunable `columns`), instead of
+    /// [`strided_columns`].
+    pub columns: Option<usize>,
 }
 
 /// The registers CUDA's twin gets from `__launch_bounds__(THREADS, MIN_BLOCKS)` with
@@ -90,6 +97,8 @@ pub(crate) fn transform_with(
         || choice.split.is_some()
         || choice.per_thread.is_some()
         || choice.max_registers.is_some()
+        || choice.halves
+        || choice.columns.is_some()
         || (choice.path.is_none() && registers_by_default(&device));
     if choice.path == Some(Path::Shared) || !asked {
         plan.detail("path", "shared");
@@ -122,7 +131,16 @@ pub(crate) fn transform_with(
     );
     plan.detail(
         "exchange",
-        shapes.iter().map(|s| if s.split { "split" } else { "whole" }).collect::<Vec<_>>().join(" | "),
+        shapes
+            .iter()
+            .map(|s| match (s.split, s.halves) {
+                (true, true) => "split in halves",
+                (true, false) => "split",
+                (false, true) => "whole in halves",
+                (false, false) => "whole",
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
     );
     plan.detail("group_limit", shapes.iter().map(|s| s.limit.to_string()).collect::<Vec<_>>().join(" | "));
     Ok(launches)
@@ -133,6 +151,7 @@ struct RegisterShape {
     columns: usize,
     threads: usize,
     split: bool,
+    halves: bool,
     limit: usize,
 }
 
@@ -160,7 +179,7 @@ fn register_launch(
     let columns = if layout.fold {
         1
     } else if four_step {
-        strided_columns(len)
+        choice.columns.unwrap_or_else(|| strided_columns(len, per_thread, max_threads))
     } else {
         register_columns(layout, device.limits.compute_units, max_threads, per_thread)
     };
@@ -168,6 +187,15 @@ fn register_launch(
     let skew = if four_step { columns.max(32) } else { 0 };
     let local = device.limits.local_mem as usize;
     let split = choice.split.unwrap_or(exchange_bytes(tile, skew, false) > local);
+    if (choice.halves || choice.columns.is_some()) && !(four_step && columns >= 2) {
+        return Err(Error::unsupported(format!(
+            "fft `stockham` tunables `exchange: halves` and `columns` apply to the four-step's strided launches (more \
+             than {FOLD_MAX} points) with at least 2 columns a group; {len}-point columns{}",
+            if layout.fold { ", folded" } else { "" }
+        )));
+    }
+    let halves = four_step && columns >= 2 && (choice.halves || exchange_bytes(tile, skew, split) > local);
+    let exchange = exchange_bytes(if halves { tile / 2 } else { tile }, skew, split);
     let threads = tile / len.min(per_thread);
     let what = if layout.fold {
         format!("{}-point transforms (two groups a transform)", 2 * len)
@@ -176,11 +204,10 @@ fn register_launch(
     } else {
         format!("{len}-point transforms")
     };
-    if exchange_bytes(tile, skew, split) > local || threads > max_threads {
+    if exchange > local || threads > max_threads {
         return Err(Error::unsupported(format!(
-            "fft `stockham`'s register kernel needs {} bytes of local memory and {threads} work-items a group for \
-             {what}; {} has {local} bytes and {max_threads}",
-            exchange_bytes(tile, skew, split),
+            "fft `stockham`'s register kernel needs {exchange} bytes of local memory and {threads} work-items a \
+             group for {what}; {} has {local} bytes and {max_threads}",
             device.name
         )));
     }
@@ -190,7 +217,8 @@ fn register_launch(
         .set("COLUMNS", columns)
         .set("POINTS_PER_THREAD", per_thread)
         .set("SPLIT", u32::from(split))
-        .set("FOLD", u32::from(layout.fold));
+        .set("FOLD", u32::from(layout.fold))
+        .set("HALVES", u32::from(halves));
     if four_step {
         defines = defines
             .set("STRIDED", 1)
@@ -222,14 +250,21 @@ fn register_launch(
     }
     let groups = layout.total_columns.div_ceil(columns);
     let launch = Launch::new(&device, &program, entry, &args, [groups * threads, 1], [threads, 1])?;
-    Ok((launch, RegisterShape { columns, threads, split, limit }))
+    Ok((launch, RegisterShape { columns, threads, split, halves, limit }))
 }
 
 /// Columns a group of a four-step pass holds: 4096 points' worth and at least 8 (consecutive
 /// columns make 64 bytes of every row; CUDA's rule, measured there), at most the 8192 points a
-/// group holds (2048-point columns: 4, whole 32-byte sectors; 4096-point ones: 2, half sectors).
-fn strided_columns(len: usize) -> usize {
-    (GROUP_POINTS / len).max(STRIDED_COLUMNS).min(REGISTER_MAX / len).max(1)
+/// group exchanges at once (2048-point columns: 4, whole 32-byte sectors), but never fewer than
+/// 4 where `max_threads` work-items hold them: 4096-point columns take 4 a group (16384 points)
+/// and exchange them in halves. H100, kernel ms (reports/2026-11-26-h100/experiments/call-54):
+/// 2^24 x 1 0.2615 against 0.7599 with 2 columns (16-byte rows; CUDA 0.2461), 2^23 x 2 0.2433
+/// against 0.7616 (CUDA 0.2262); 2048-point columns 8 a group in halves ran slower than 4 whole
+/// (2^22 x 4 0.2391 against 0.2259, 2^21 x 8 0.2218 against 0.2174).
+fn strided_columns(len: usize, per_thread: usize, max_threads: usize) -> usize {
+    let held = max_threads * len.min(per_thread) / len;
+    let columns = (GROUP_POINTS / len).max(STRIDED_COLUMNS).min(REGISTER_MAX / len);
+    columns.max(SECTOR_COLUMNS.min(held)).max(1)
 }
 
 /// Points a work-item of a four-step pass holds: 8 for 512-point columns (three radix-8 passes
@@ -383,6 +418,17 @@ mod tests {
         assert_eq!(split[1].twiddle_n, 1 << 17);
         assert!(layouts(1000, 1).is_err());
         assert!(layouts(MAX_SIZE * 2, 1).is_err());
+    }
+
+    #[test]
+    fn four_step_groups_take_whole_sectors() {
+        assert_eq!(strided_columns(512, 8, MAX_THREADS), 8);
+        assert_eq!(strided_columns(1024, 16, MAX_THREADS), 8);
+        assert_eq!(strided_columns(2048, 16, MAX_THREADS), 4);
+        // 4096-point columns: 4 a group, exchanged in halves; 2 where only 512 work-items fit.
+        assert_eq!(strided_columns(4096, 16, MAX_THREADS), 4);
+        assert_eq!(strided_columns(4096, 16, 512), 2);
+        assert_eq!(strided_columns(4096, 8, MAX_THREADS), 2);
     }
 
     #[test]
