@@ -83,8 +83,19 @@
 #if HALVES && (!STRIDED || COLUMNS < 2)
 #error "HALVES: a four-step pass of at least two columns"
 #endif
-// Columns the exchange buffer holds at once, and their points.
-#define EX_COLUMNS (HALVES ? COLUMNS / 2 : COLUMNS)
+// Columns the exchange buffer holds at once, and their points; whether column c is exchanged in
+// round h, and where in the buffer. Without HALVES the test is left out entirely: even one that
+// always holds costs NVIDIA's compiler its scheduling across the items (conv1d `fft-fused`, whose
+// group is one column, ran 14% slower with it, reports/2026-11-26-h100/experiments/call-55).
+#if HALVES
+#define EX_COLUMNS (COLUMNS / 2)
+#define IN_ROUND(c, h) ((c) / EX_COLUMNS == (h))
+#define ROUND_COLUMN(c) ((c) % EX_COLUMNS)
+#else
+#define EX_COLUMNS COLUMNS
+#define IN_ROUND(c, h) 1
+#define ROUND_COLUMN(c) (c)
+#endif
 #define EX_TILE (EX_COLUMNS * L)
 #if TILE > 16384
 #error "a work-group holds at most 16384 points (1024 work-items of 16)"
@@ -175,8 +186,8 @@ typedef float2 Exchanged;
         _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
             const uint w = lid + it * THREADS;                                                   \
             const uint c = ITEM_COLUMN(R, NS, w);                                                \
-            if (c / EX_COLUMNS == (h)) {                                                         \
-                const uint cl = c % EX_COLUMNS;                                                  \
+            if (IN_ROUND(c, h)) {                                                                \
+                const uint cl = ROUND_COLUMN(c);                                                 \
                 const uint j = ITEM_BUTTERFLY(R, NS, w);                                         \
                 /* Its outputs d + r NS all pad by as much as d: r NS < NS R stays within d's  \
                    period. */                                                                    \
@@ -191,8 +202,8 @@ typedef float2 Exchanged;
         _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
             const uint w = lid + it * THREADS;                                                   \
             const uint c = ITEM_COLUMN(R2, (NS) * (R), w);                                       \
-            if (c / EX_COLUMNS == (h)) {                                                         \
-                const uint cl = c % EX_COLUMNS;                                                  \
+            if (IN_ROUND(c, h)) {                                                                \
+                const uint cl = ROUND_COLUMN(c);                                                 \
                 const uint s = cl * L + ITEM_BUTTERFLY(R2, (NS) * (R), w);                       \
                 __local const Exchanged* from = buf + PAD_X(R, NS, s) + cl * COLUMN_SKEW(R, NS); \
                 _Pragma("unroll") for (int r = 0; r < (R2); ++r) {                               \
