@@ -188,7 +188,7 @@ fn register_launch(
     let local = device.limits.local_mem as usize;
     let split = choice.split.unwrap_or(exchange_bytes(tile, skew, false) > local);
     if (choice.halves || choice.columns.is_some()) && !(four_step && columns >= 2) {
-        return Err(Error::unsupported(format!(
+        return Err(Error::input(format!(
             "fft `stockham` tunables `exchange: halves` and `columns` apply to the four-step's strided launches (more \
              than {FOLD_MAX} points) with at least 2 columns a group; {len}-point columns{}",
             if layout.fold { ", folded" } else { "" }
