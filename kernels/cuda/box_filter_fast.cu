@@ -58,8 +58,7 @@
 //                                                       0.172 / 0.196
 //    u8 is bound by instructions and latency (byte loads, one column per thread), not by bytes:
 //    u8 images of widths a multiple of 4 (all the large ones) take box_filter_fast_fused_u8x4
-//    instead, at the end of this file. The byte form left for other widths shares this entry, its
-//    launch bounds and its 32 loads a walker, measured only for correctness since.
+//    instead, at the end of this file.
 //
 // 2. Larger windows: two passes of one kernel shape, "slide the window down the columns of a
 //    rows x cols matrix and write the result transposed". Applied to the image it gives the
