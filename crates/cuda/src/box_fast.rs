@@ -12,7 +12,7 @@ use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, strips_without_fused, FUSED_THREADS};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
@@ -60,10 +60,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         (vec![launch], None)
     } else {
         if strips.is_some() {
-            return Err(Error::input(format!(
-                "box-filter `fast` tunable `strips` applies to the fused kernel (windows up to {}), not to m = {window}",
-                dspbench_kernels::box_fast::FUSED_MAX_WINDOW
-            )));
+            return Err(strips_without_fused(window as usize));
         }
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;

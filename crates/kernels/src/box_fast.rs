@@ -2,7 +2,7 @@
 //! dialects: which entry an image takes and how its groups tile the image. The two-pass form
 //! for larger windows launches differently per dialect and stays in each backend.
 
-use dspbench_core::DType;
+use dspbench_core::{DType, Error};
 
 /// Largest window of the fused kernels: 2 FUSED_MAX_RADIUS + 1 in the kernel files.
 pub const FUSED_MAX_WINDOW: usize = 63;
@@ -56,6 +56,15 @@ pub fn fused_launch(dtype: DType, width: usize, height: usize, window: usize) ->
     })
 }
 
+/// The error for tunable `strips` (groups down the image of the fused kernel) given with a window
+/// the fused kernel does not take, the same in both GPU backends.
+pub fn strips_without_fused(window: usize) -> Error {
+    Error::input(format!(
+        "box-filter `fast` tunable `strips` applies to the fused kernel (windows up to {FUSED_MAX_WINDOW}), not to \
+         m = {window}"
+    ))
+}
+
 /// Rows one batch of a fused kernel covers (BATCH_ROWS; the word form's U8_GROUPS x
 /// U8_GROUP_ROWS): the shortest strip.
 pub const BATCH_ROWS: usize = 32;
@@ -104,6 +113,12 @@ mod tests {
         let l = fused_launch(DType::F32, 7680, 4320, 63).unwrap();
         assert_eq!((l.groups, l.strip_rows), ((40, 135), 32));
         assert_eq!(fused_launch(DType::U8, 7680, 4320, 65), None);
+    }
+
+    #[test]
+    fn strips_with_a_two_pass_window_are_a_bad_input_naming_it() {
+        let err = strips_without_fused(65);
+        assert!(matches!(&err, Error::Input(m) if m.contains("`strips`") && m.contains("m = 65")), "{err}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, strips_without_fused, FUSED_THREADS};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -200,10 +200,9 @@ fn fast_f32_register_cap(window: usize) -> u32 {
     }
 }
 
-/// Groups of FUSED_THREADS work-items a compute unit of NVIDIA's holds under a register cap: its
-/// 64 K registers.
+/// Groups of FUSED_THREADS work-items a compute unit of NVIDIA's holds under a register cap.
 fn groups_per_cu(cap: u32) -> usize {
-    (65536 / (FUSED_THREADS * cap as usize)).max(1)
+    (crate::launch::nvidia_resident_items(cap) / FUSED_THREADS).max(1)
 }
 
 /// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
@@ -260,11 +259,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
         return Ok(plan.boxed());
     }
     if strips.is_some() {
-        return Err(Error::input(format!(
-            "box-filter `fast` tunable `strips` applies to the fused kernel (windows up to {}), not to m = {}",
-            dspbench_kernels::box_fast::FUSED_MAX_WINDOW,
-            image.window
-        )));
+        return Err(strips_without_fused(image.window));
     }
     let group = [TILE, TILE_ROWS];
     let colsum_t = plan.scratch(4 * image.pixels(), "column sums, transposed")?;

@@ -172,15 +172,22 @@ pub(crate) fn kernel_group_limit(
 /// many warps as the 64 K registers of a compute unit hold at that cap (allocated in steps of 8 a
 /// thread); otherwise the reported figure stands.
 fn nvidia_group_limit(reported: usize, compiled: usize, register_cap: Option<u32>) -> usize {
-    const REGISTERS: usize = 65536;
-    const WARP: usize = 32;
     if compiled > 0 {
         return compiled;
     }
     match register_cap {
-        Some(cap) => REGISTERS / (WARP * (cap.max(1) as usize).next_multiple_of(8)) * WARP,
+        Some(cap) => nvidia_resident_items(cap),
         None => reported,
     }
+}
+
+/// Work-items a compute unit of NVIDIA's holds at once under a register cap: as many warps as its
+/// 64 K registers hold, allocated in steps of 8 a thread (what a group may have at most, and, over
+/// a group's size, how many such groups a compute unit runs at once).
+pub(crate) fn nvidia_resident_items(register_cap: u32) -> usize {
+    const REGISTERS: usize = 65536;
+    const WARP: usize = 32;
+    REGISTERS / (WARP * (register_cap.max(1) as usize).next_multiple_of(8)) * WARP
 }
 
 /// `n` rounded up to a multiple of `m` (m > 0).
