@@ -58,7 +58,7 @@
 //                                                       0.172 / 0.196
 //    u8 is bound by instructions and latency (byte loads, one column per thread), not by bytes:
 //    u8 images of widths a multiple of 4 (all the large ones) take box_filter_fast_fused_u8x4
-//    instead, at the end of this file.
+//    instead, or on deep strips box_filter_fast_ring_u8, both at the end of this file.
 //
 // 2. Larger windows: two passes of one kernel shape, "slide the window down the columns of a
 //    rows x cols matrix and write the result transposed". Applied to the image it gives the
@@ -77,10 +77,13 @@
 //
 // Entries: box_filter_fast_fused(in, width, height, window, out)      window <= 2 FUSED_MAX_RADIUS + 1
 //          box_filter_fast_fused_u8x4(in, width, height, window, out) the same, u8, width % 4 == 0
+//          box_filter_fast_ring_u8(in, width, height, window, out)    the same
 //          box_filter_fast_columns(in, width, height, window, colsum_t)
 //          box_filter_fast_rows(colsum_t, width, height, window, out)
 // Launch:  Fused: blocks of FUSED_THREADS x 1, grid ceil(width / OUT_COLS) x ceil(height / strip rows);
 //          u8x4: blocks of U8_THREADS x 1, grid ceil(width / U8_OUT_COLS) x strips (any count).
+//          ring: blocks of RING_THREADS x 1, the same grid, RING_SHARED_BYTES of dynamic shared
+//          memory.
 //          Two passes: blocks of 32 x 8 threads, grid ceil(cols / 32) x ceil(rows / (SEG * 8))
 //          for the matrix each pass walks (height x width, then width x height).
 // Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32).
@@ -817,6 +820,319 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
     }
     if (staged) {
         store_stage(stage, out, width, y0, sub, y_end, (sub - 1) / U8_GROUP_ROWS * U8_GROUP_ROWS, x0);
+    }
+}
+#endif
+
+#ifdef DTYPE_U8
+// ---------------------------------------------------------------------------------------------
+// u8: box_filter_fast_ring_u8, the word form's sums fed from a ring of image rows in shared
+// memory, with the column walk and the row sums on different warps. CUDA only (its shared
+// memory is past the 48 KiB NVIDIA's OpenCL allows a work-group), and the host gives it the
+// images whose one-wave strips are deep (crates/cuda/src/box_fast.rs, RING_MIN_BATCHES).
+//
+// The word form keeps the memory busy only while its walkers load, and a barrier waits for the
+// loads its threads issued before it ("prior memory accesses ... performed"), so each batch pays
+// a memory latency; each row is loaded twice too (as it enters a window and as it leaves it).
+// Here every image row is copied once into a ring of rows in shared memory by cp.async, which a
+// barrier does not wait for: a step issues the copies of the rows the walkers need next step,
+// works, and waits for them just before its barrier (loads into registers issued a step ahead
+// measured no faster: the barrier waited for them, call-58, call-59). A walker reads both the entering
+// and the leaving row from the ring. The block's 8 warps split:
+//  - warps 0, 1 (RING_WALKERS = 64 threads): one 32-bit word (4 columns) each of the block's 256
+//    ring columns (x0 - 32 .. x0 + 223), packed 16-bit column sums as the word form, filling
+//    the column sums of batch s + 1 while
+//  - warps 2 .. 7 (6 runs of RUN columns x 32 rows, as the word form's row phase) turn batch s's
+//    column sums into means, stage them over those column sums (once every row warp has read
+//    them: the row warps' own barrier) and store them as whole rows.
+// Column sums are double buffered, so a step needs one block barrier. Edges cost nothing in the
+// walk: rows are clamped when copied, and a walker whose word lies outside the image reads the
+// edge word and repeats its edge byte (a byte gather for the outside pieces held the edge blocks,
+// and so the whole one-wave grid, at twice the interior blocks' time: call-60).
+// Ring: RING_SLOTS = 128 rows (row y in slot y & 127), the first 32 mirrored after the last, so a
+// walker's 32 consecutive rows are contiguous and its addresses need no wrap (a strip's window
+// start wraps explicitly, once). At step s the walkers read rows y + 32 - r .. y + r + 64 while
+// rows y + r + 65 .. y + r + 96 arrive: 2r + 65 <= 127 rows, never two in one slot.
+// Shared memory (dynamic, RING_SHARED_BYTES): ring 160 x 256 bytes, column sums 2 x 32 x
+// RING_CS_PITCH words: 72 KiB, three blocks an SM (72 registers). Block: RING_THREADS = 256;
+// output U8_OUT_COLS = 192 columns x a strip of rows (the grid's height, any); widths a multiple
+// of 4 (16-byte copies and staged stores when a multiple of 16, 4-byte copies and direct stores
+// otherwise).
+// Measured on an H100 (copy bandwidth 2.92 TB/s), kernel ms at m = 5 / 17 / 31 / 63 (m = 9 / 33
+// / 63 at 4096 x 4096), the word form in the same call (reports/2026-11-26-h100/experiments
+// call-62 .. call-67; call-66 for the first three lines):
+//   this, 7680 x 4320 (9 strips)                   0.0379 / 0.0390 / 0.0409 / 0.0450 (60 / 58 / 56 / 50%)
+//   the word form                                  0.0436 / 0.0447 / 0.0470 / 0.0582
+//   this, 4096 x 4096 (18 strips, 8 batches deep)  0.0242 / 0.0260 / 0.0277; words 0.0214 / 0.0244 / 0.0285
+//   two blocks an SM (93 KiB: stage apart, a        0.0418 / 0.0425 / 0.0439 / 0.0469
+//   mirror of 64 rows)
+//   4 walker warps of 2 columns each (320 threads)  0.0397 / 0.0410 / 0.0429 / 0.0472
+//   each lane's run stored directly, no stage       0.0500 / - / 0.0523 / 0.0540
+// Ablations (results wrong, times only; call-64): without the copies in the loop 0.0310 / 0.0342
+// / 0.0390 (m = 5 / 31 / 63), without the column walk 0.0338 / 0.0365 / 0.0417, without the row
+// sums 0.0320 / 0.0331 / 0.0348: no one part binds, and Nsight Compute's stall samples put the
+// row warps' wait at the block barrier for the walkers at 12% of the warps' time, the strips'
+// start (every block copying its first 2r + 65 rows at once) at 11%.
+#define RING_THREADS 256
+#define RING_WALKERS 64
+#define RING_WORDS 64
+#define RING_SLOTS 128
+#define RING_MIRROR 32
+#define RING_CS_PITCH 129
+#define RING_BYTES ((RING_SLOTS + RING_MIRROR) * RING_WORDS * 4)
+#define RING_CS_WORDS (BATCH_ROWS * RING_CS_PITCH)
+// The host mirrors this in crates/kernels/src/box_fast.rs.
+#define RING_SHARED_BYTES (RING_BYTES + 2 * RING_CS_WORDS * 4)
+
+// Copies of global memory into shared memory that complete asynchronously (cp.async, sm_80 on):
+// a barrier waits for the loads its threads issued before it ("prior memory accesses ...
+// performed"), so loads meant to land during the next step held every step for a memory latency;
+// these it does not wait for, cp_async_wait does.
+__device__ __forceinline__ void cp_async_16(void* shared, const void* global)
+{
+    const unsigned int to = (unsigned int)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(global) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_4(void* shared, const void* global)
+{
+    const unsigned int to = (unsigned int)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(to), "l"(global) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+// Waits for every copy this thread committed.
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+
+// Waits for every copy this thread committed but the last group.
+__device__ __forceinline__ void cp_async_wait_all_but_one() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+
+// Starts copying image row `y` (any: clamped here)'s 16-byte piece k (image columns xs + 16k ..)
+// into its ring slot, and its mirror. Only the image's own columns are copied: walkers of words
+// outside the image read the edge word instead (ring_word). Widths a multiple of 16: one 16-byte
+// copy; of 4: four 4-byte copies (rows are not 16-byte aligned).
+__device__ __forceinline__ void ring_fetch(unsigned int* ring, const pixel_t* in, int width, int height, int y,
+                                           int k, int xs)
+{
+    const int slot = y & (RING_SLOTS - 1);
+    const pixel_t* row = in + (long long)clamp_index(y, height) * width;
+    unsigned int* to = ring + slot * RING_WORDS + 4 * k;
+    const int c = xs + 16 * k;
+    if (width % 16 == 0) {
+        if (c >= 0 && c < width) {
+            cp_async_16(to, row + c);
+            if (slot < RING_MIRROR) {
+                cp_async_16(to + RING_SLOTS * RING_WORDS, row + c);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            if (c + 4 * j >= 0 && c + 4 * j < width) {
+                cp_async_4(to + j, row + c + 4 * j);
+                if (slot < RING_MIRROR) {
+                    cp_async_4(to + j + RING_SLOTS * RING_WORDS, row + c + 4 * j);
+                }
+            }
+        }
+    }
+}
+
+// Which ring word walker w reads, and the byte selectors splitting it into its column pairs:
+// words outside the image read the edge word and repeat its edge byte (widths are a multiple of
+// 4 and xs of 16, so a word is wholly inside or outside).
+__device__ __forceinline__ int ring_word(int w, int xs, int width, Split& split)
+{
+    if (xs + 4 * w < 0) {
+        split.lo_sel = 0x4040u;
+        split.hi_sel = 0x4040u;
+        return -xs / 4;  // image columns 0 .. 3
+    }
+    if (xs + 4 * w >= width) {
+        split.lo_sel = 0x4343u;
+        split.hi_sel = 0x4343u;
+        return (width - 4 - xs) / 4;  // its last four columns
+    }
+    split.lo_sel = 0x4140u;
+    split.hi_sel = 0x4342u;
+    return w;
+}
+
+// A walker's packed column sums (lo: columns 0, 1 of its word; hi: 2, 3; 16 bits each) slid down
+// rows y .. y + rows - 1 of the ring (its word: the caller offsets `ring`), each row's sums
+// stored at cs[i * RING_CS_PITCH], + 1 before stepping.
+__device__ __forceinline__ void ring_walk(const unsigned int* ring, int y, int r, int rows, const Split& split,
+                                          unsigned int& lo, unsigned int& hi, unsigned int* cs)
+{
+    const unsigned int* add = ring + ((y + r + 1) & (RING_SLOTS - 1)) * RING_WORDS;
+    const unsigned int* sub = ring + ((y - r) & (RING_SLOTS - 1)) * RING_WORDS;
+    if (rows == BATCH_ROWS) {
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            cs[i * RING_CS_PITCH] = lo;
+            cs[i * RING_CS_PITCH + 1] = hi;
+            const unsigned int a = add[i * RING_WORDS];
+            const unsigned int s = sub[i * RING_WORDS];
+            lo = lo + split.lo(a) - split.lo(s);
+            hi = hi + split.hi(a) - split.hi(s);
+        }
+    } else {
+#pragma unroll 8
+        for (int i = 0; i < rows; ++i) {
+            cs[i * RING_CS_PITCH] = lo;
+            cs[i * RING_CS_PITCH + 1] = hi;
+            const unsigned int a = add[i * RING_WORDS];
+            const unsigned int s = sub[i * RING_WORDS];
+            lo = lo + split.lo(a) - split.lo(s);
+            hi = hi + split.hi(a) - split.hi(s);
+        }
+    }
+}
+
+// A barrier of the row warps alone (warps 2 .. 7 of the block).
+__device__ __forceinline__ void row_warps_sync()
+{
+    asm volatile("bar.sync 1, %0;" ::"n"(RING_THREADS - RING_WALKERS) : "memory");
+}
+
+// The staged outputs of one batch (`rows` rows from image row y) leaving as whole rows of the
+// block, by the row warps (`t`: 0 .. 191).
+__device__ __forceinline__ void ring_store_stage(const uint4* stage, pixel_t* out, int width, int y, int rows,
+                                                 int x0, int t)
+{
+#pragma unroll
+    for (int k = t; k < BATCH_ROWS * (U8_OUT_COLS / 16); k += RING_THREADS - RING_WALKERS) {
+        const int j = k / (U8_OUT_COLS / 16);
+        const int c = k - j * (U8_OUT_COLS / 16);
+        if (j < rows) {
+            __stcs(reinterpret_cast<uint4*>(out + (long long)(y + j) * width + x0) + c, stage[j * U8_STAGE_PITCH + c]);
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(RING_THREADS, 3)
+    box_filter_fast_ring_u8(const pixel_t* in, int width, int height, int window, pixel_t* out)
+{
+    extern __shared__ __align__(16) unsigned char ring_shared[];
+    unsigned int* ring = reinterpret_cast<unsigned int*>(ring_shared);
+    unsigned int* cs = reinterpret_cast<unsigned int*>(ring_shared + RING_BYTES);
+
+    const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS and width % 4 == 0
+    const int x0 = blockIdx.x * U8_OUT_COLS;
+    const int xs = x0 - U8_HALO;  // the ring's first image column
+    const int strips = (int)gridDim.y;
+    const int strip = ((height + strips - 1) / strips + BATCH_ROWS - 1) / BATCH_ROWS * BATCH_ROWS;
+    const int y0 = blockIdx.y * strip;
+    if (y0 >= height) {
+        return;
+    }
+    const int y_end = min(y0 + strip, height);
+    const int batches = (y_end - y0 + BATCH_ROWS - 1) / BATCH_ROWS;
+    const int t = threadIdx.x;
+    const bool walker = t < RING_WALKERS;
+
+    // The ring's first rows: the window of the strip's first row and the entering rows of its
+    // first batch, y0 - r .. y0 + r + 32, then (arriving while the walkers start) those of its
+    // second.
+    const int first_pieces = (2 * r + BATCH_ROWS + 1) * (RING_WORDS / 4);
+    for (int q = t; q < first_pieces; q += RING_THREADS) {
+        ring_fetch(ring, in, width, height, y0 - r + q / 16, q % 16, xs);
+    }
+    cp_async_commit();
+    for (int q = t; q < BATCH_ROWS * (RING_WORDS / 4); q += RING_THREADS) {
+        ring_fetch(ring, in, width, height, y0 + r + BATCH_ROWS + 1 + q / 16, q % 16, xs);
+    }
+    cp_async_commit();
+    cp_async_wait_all_but_one();
+    __syncthreads();
+
+    // Walkers: the window start of the strip's first row, then batch 0.
+    Split split;
+    const int w = walker ? ring_word(t, xs, width, split) : 0;
+    unsigned int lo = 0;
+    unsigned int hi = 0;
+    if (walker) {
+        // 2r + 1 rows: more than the mirror spares, so the slots wrap here (once a strip).
+        for (int d = 0; d <= 2 * r; d += 8) {
+#pragma unroll
+            for (int k = 0; k < 8; ++k) {
+                if (d + k <= 2 * r) {
+                    const unsigned int v = ring[((y0 - r + d + k) & (RING_SLOTS - 1)) * RING_WORDS + w];
+                    lo += split.lo(v);
+                    hi += split.hi(v);
+                }
+            }
+        }
+        ring_walk(ring + w, y0, r, min(BATCH_ROWS, y_end - y0), split, lo, hi, cs + 2 * t);
+    }
+    cp_async_wait();
+
+    // Row warps: lane = row of the batch, warp = which run (as the word form).
+    const int rt = t - RING_WALKERS;
+    const int row = t % 32;
+    const int run = rt / 32;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);
+    const unsigned int area = (unsigned int)window * (unsigned int)window;
+    // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
+    const unsigned int magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
+    const unsigned int bias = area == 1 ? 1u : area / 2;
+    const int c0 = U8_HALO + run * RUN;
+    const bool staged = x0 + U8_OUT_COLS <= width && width % 16 == 0;
+    __syncthreads();
+
+    for (int s = 0; s < batches; ++s) {
+        const int y = y0 + s * BATCH_ROWS;
+        // The entering rows of batch s + 2 start arriving; the walkers need them next step.
+        if (s + 2 < batches) {
+            for (int q = t; q < BATCH_ROWS * (RING_WORDS / 4); q += RING_THREADS) {
+                ring_fetch(ring, in, width, height, y + 2 * BATCH_ROWS + r + 1 + q / 16, q % 16, xs);
+            }
+        }
+        cp_async_commit();
+        if (walker) {
+            if (s + 1 < batches) {
+                ring_walk(ring + w, y + BATCH_ROWS, r, min(BATCH_ROWS, y_end - y - BATCH_ROWS), split, lo, hi,
+                          cs + ((s + 1) & 1) * RING_CS_WORDS + 2 * t);
+            }
+        } else {
+            const int rows = min(BATCH_ROWS, y_end - y);
+            unsigned int* batch_cs = cs + (s & 1) * RING_CS_WORDS;
+            unsigned int packed[8];
+            const bool active = row < rows && valid > 0;
+            if (active) {
+                const unsigned int* rw = batch_cs + row * RING_CS_PITCH;
+                if (r & 1) {
+                    u8_run<true>(rw, c0, r, bias, magic, packed);
+                } else {
+                    u8_run<false>(rw, c0, r, bias, magic, packed);
+                }
+            }
+            if (staged) {
+                // Over the batch's column sums once every row warp has read them, then out as
+                // whole rows (the row warps' own barrier: the walkers are busy with the next batch).
+                uint4* stage = reinterpret_cast<uint4*>(batch_cs);
+                row_warps_sync();
+                if (active) {
+                    stage[row * U8_STAGE_PITCH + run * 2] = make_uint4(packed[0], packed[1], packed[2], packed[3]);
+                    stage[row * U8_STAGE_PITCH + run * 2 + 1] = make_uint4(packed[4], packed[5], packed[6], packed[7]);
+                }
+                row_warps_sync();
+                ring_store_stage(stage, out, width, y, rows, x0, rt);
+            } else if (active) {
+                // The right edge, or rows not aligned for 16-byte stores.
+                unsigned int* o = reinterpret_cast<unsigned int*>(out + (long long)(y + row) * width + x);
+#pragma unroll
+                for (int h = 0; h < RUN / 4; ++h) {
+                    if (4 * h < valid) {
+                        o[h] = packed[h];
+                    }
+                }
+            }
+        }
+        cp_async_wait();
+        __syncthreads();
     }
 }
 #endif

@@ -153,6 +153,45 @@ fn box_filter_fast_agrees_with_the_reference_inside_large_images_too() {
     }
 }
 
+/// The two word-width u8 forms of the fused kernel, each forced (the matrix's images, small,
+/// take the word form by default): the ring form's strips wholly inside and at every edge,
+/// widths a multiple of 16 (16-byte copies, staged stores) and of 4 only (4-byte copies, rows
+/// stored directly), windows up to 63; the default's pick on deep strips (ring) and shallow ones
+/// (words); and `form` where it does not apply (f32, widths not a multiple of 4, windows past
+/// 63), a bad input naming it.
+#[test]
+fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (64, 64), (4, 5)] {
+        for form in ["ring", "words"] {
+            for window in [1, 3, 17, 19, 33, 63] {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let tunables = Params::new().with("form", form);
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {form}");
+            }
+        }
+    }
+    let plan = |width, height, dtype, window, tunables: &Params| {
+        let problem = Problem::BoxFilter { width, height, window, dtype };
+        backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
+    };
+    let entry = |width, height| {
+        plan(width, height, DType::U8, 31, &Params::new()).unwrap().exec_info().details["entries"].clone()
+    };
+    // 4320 rows fill GPUs of up to ~150 SMs in strips of 12 batches and more; 352 never can.
+    assert_eq!(entry(7680, 4320), "box_filter_fast_ring_u8");
+    assert_eq!(entry(7680, 352), "box_filter_fast_fused_u8x4");
+    let ring = Params::new().with("form", "ring");
+    for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
+        let err = plan(width, 300, dtype, window, &ring).err().expect("a bad input");
+        assert!(matches!(&err, Error::Input(m) if m.contains("`form`")), "{width} {dtype} {window}: {err}");
+    }
+}
+
 /// The matrix's 2^15-point batches (1 and 3) take the four-step's two launches; batches of two
 /// transforms an SM take the folded launch (fft_stockham.rs, `folds`), checked here by default
 /// and in both its forms with a batch past that for any GPU of up to 300 SMs (the cluster form
