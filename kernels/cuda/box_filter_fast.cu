@@ -827,9 +827,9 @@ extern "C" __global__ void __launch_bounds__(U8_THREADS, 4)
 #ifdef DTYPE_U8
 // ---------------------------------------------------------------------------------------------
 // u8: box_filter_fast_ring_u8, the word form's sums fed from a ring of image rows in shared
-// memory, with the column walk and the row sums on different warps. CUDA only (its shared
-// memory is past the 48 KiB NVIDIA's OpenCL allows a work-group), and the host gives it the
-// images whose one-wave strips are deep (crates/cuda/src/box_fast.rs, RING_MIN_BATCHES).
+// memory, with the column walk and the row sums on different warps. The host gives it the images
+// whose one-wave strips are deep (crates/cuda/src/box_fast.rs, RING_MIN_BATCHES). Its OpenCL twin
+// takes batches of 16 rows to fit the 48 KiB NVIDIA's OpenCL allows a work-group.
 //
 // The word form keeps the memory busy only while its walkers load, and a barrier waits for the
 // loads its threads issued before it ("prior memory accesses ... performed"), so each batch pays

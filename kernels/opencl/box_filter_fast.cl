@@ -876,3 +876,219 @@ void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, 
     }
 }
 #endif
+
+#ifdef DTYPE_U8
+// ---------------------------------------------------------------------------------------------
+// u8, widths a multiple of 4: box_filter_fast_ring_u8, the CUDA twin's ring form (see its header
+// in kernels/cuda/box_filter_fast.cu) in the 48 KiB of local memory NVIDIA's OpenCL allows a
+// work-group: batches of RING_BATCH = 16 rows instead of 32, so a ring of 96 rows holds every
+// row a step needs (at step s the walkers read rows y + 16 - r .. y + r + 32 while rows
+// y + r + 33 .. y + r + 48 arrive: 2r + 33 <= 95), and double-buffered column sums of 16 rows.
+//  - work-items 0 .. 63: walkers, one word (4 columns) each of the group's 256 ring columns
+//    (x0 - 32 .. x0 + 223), filling batch s + 1's column sums;
+//  - work-items 64 .. 159 (three warps on NVIDIA): row work-items; each warp's lanes 0 .. 15 take
+//    the 16 rows of one run and lanes 16 .. 31 those of the next (the two runs' columns are 16
+//    words apart, so with an odd pitch the 32 lanes still hit 32 banks); they turn batch s's
+//    column sums into means and store each run directly (u8_run).
+// Rows are copied into the ring by cp.async on NVIDIA (NV_PTX: a barrier does not wait for
+// these, cp.async.wait_group does), by plain loads and stores elsewhere (the barrier then orders
+// them, and a second barrier a step separates the walk from the row sums). Ring: row y in slot (y mod 96), the first 16 slots mirrored after the last, so a walk of
+// 16 rows never wraps. Local memory: ring 112 x 256 bytes, column sums 2 x 16 x RING_CS_PITCH
+// words: 44 KiB.
+// Group: RING_ITEMS = 160 x 1; output U8_OUT_COLS = 192 columns x a strip of rows (the grid's
+// height, any).
+#define RING_ITEMS 160
+#define RING_WALKERS 64
+#define RING_BATCH 16
+#define RING_SLOTS 96
+#define RING_MIRROR 16
+#define RING_WORDS 64
+#define RING_CS_PITCH 129
+#define RING_CS_WORDS (RING_BATCH * RING_CS_PITCH)
+// 16-byte pieces a work-item copies at most: the strip's first 2r + 33 rows, a step's 16.
+#define RING_FIRST_PIECES (((2 * FUSED_MAX_RADIUS + 2 * RING_BATCH + 1) * (RING_WORDS / 4) + RING_ITEMS - 1) / RING_ITEMS)
+#define RING_STEP_PIECES ((RING_BATCH * (RING_WORDS / 4) + RING_ITEMS - 1) / RING_ITEMS)
+
+#ifdef NV_PTX
+// The __local pointer's value is its address in the shared state space, as cp.async takes it.
+inline void ring_copy_16(__local uint* to, __global const uint* from) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(size_t)to), "l"(from) : "memory");
+}
+inline void ring_copy_4(__local uint* to, __global const uint* from) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((uint)(size_t)to), "l"(from) : "memory");
+}
+inline void ring_copies_commit(void) {
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+inline void ring_copies_wait(void) {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+}
+#else
+inline void ring_copy_16(__local uint* to, __global const uint* from) {
+    vstore4(vload4(0, from), 0, to);
+}
+inline void ring_copy_4(__local uint* to, __global const uint* from) {
+    *to = *from;
+}
+inline void ring_copies_commit(void) {}
+inline void ring_copies_wait(void) {}
+#endif
+
+// The ring slot of image row y (y >= -2 RING_SLOTS).
+inline int ring_slot(int y) {
+    return (y + 2 * RING_SLOTS) % RING_SLOTS;
+}
+
+// Starts copying image row `y` (any: clamped here)'s 16-byte piece k (image columns xs + 16k ..)
+// into its ring slot, and its mirror. Only the image's own columns are copied: walkers of words
+// outside the image read the edge word. Widths a multiple of 16: one 16-byte copy; of 4: four
+// 4-byte copies.
+inline void ring_fetch(__local uint* ring, __global const pixel_t* in, int width, int height, int y, int k, int xs) {
+    const int slot = ring_slot(y);
+    __global const pixel_t* row = in + (long)clamp_index((long)y, height) * width;
+    __local uint* to = ring + slot * RING_WORDS + 4 * k;
+    const int c = xs + 16 * k;
+    if (width % 16 == 0) {
+        if (c >= 0 && c < width) {
+            ring_copy_16(to, (__global const uint*)(row + c));
+            if (slot < RING_MIRROR) {
+                ring_copy_16(to + RING_SLOTS * RING_WORDS, (__global const uint*)(row + c));
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            if (c + 4 * j >= 0 && c + 4 * j < width) {
+                ring_copy_4(to + j, (__global const uint*)(row + c + 4 * j));
+                if (slot < RING_MIRROR) {
+                    ring_copy_4(to + j + RING_SLOTS * RING_WORDS, (__global const uint*)(row + c + 4 * j));
+                }
+            }
+        }
+    }
+}
+
+// A walker's packed column sums slid down rows y .. y + rows - 1 of the ring (its word: the
+// caller offsets `ring`), each row's sums stored at cs[i * RING_CS_PITCH] before stepping.
+inline uint2 ring_walk(__local const uint* ring, int y, int r, int rows, split_t split, uint2 sums, __local uint* cs) {
+    __local const uint* add = ring + ring_slot(y + r + 1) * RING_WORDS;
+    __local const uint* sub = ring + ring_slot(y - r) * RING_WORDS;
+#pragma unroll
+    for (int i = 0; i < RING_BATCH; ++i) {
+        if (i < rows) {
+            store_sums(cs + i * RING_CS_PITCH, sums, split);
+            sums = slide_words(sums, add[i * RING_WORDS], sub[i * RING_WORDS], split);
+        }
+    }
+    return sums;
+}
+
+__kernel __attribute__((reqd_work_group_size(RING_ITEMS, 1, 1)))
+void box_filter_fast_ring_u8(__global const pixel_t* restrict in, int width, int height, int window,
+                             __global pixel_t* restrict out) {
+    // uint4: 16-byte aligned, as cp.async's 16-byte copies need.
+    __local uint4 ring_rows[(RING_SLOTS + RING_MIRROR) * RING_WORDS / 4];
+    __local uint* ring = (__local uint*)ring_rows;
+    __local uint cs[2 * RING_CS_WORDS];
+    const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS and width % 4 == 0
+    const int x0 = get_group_id(0) * U8_OUT_COLS;
+    const int xs = x0 - U8_HALO;  // the ring's first image column
+    const int strips = (int)get_num_groups(1);
+    const int strip = (height + strips - 1) / strips;
+    const int y0 = get_group_id(1) * strip;
+    if (y0 >= height) {
+        return;  // the whole group: no barrier is left waiting
+    }
+    const int y_end = min(y0 + strip, height);
+    const int batches = (y_end - y0 + RING_BATCH - 1) / RING_BATCH;
+    const int t = get_local_id(0);
+    const bool walker = t < RING_WALKERS;
+
+    // The ring's first rows: the window of the strip's first row and the entering rows of its
+    // first two batches, y0 - r .. y0 + r + 32. Loops of fixed trip counts here and below: a
+    // branch around a loop of varying trip count between two barriers aborts the work-group
+    // function generation of some PoCL versions (pocl/pocl#2281).
+    const int pieces = (2 * r + 2 * RING_BATCH + 1) * (RING_WORDS / 4);
+#pragma unroll
+    for (int j = 0; j < RING_FIRST_PIECES; ++j) {
+        const int q = t + j * RING_ITEMS;
+        if (q < pieces) {
+            ring_fetch(ring, in, width, height, y0 - r + q / 16, q % 16, xs);
+        }
+    }
+    ring_copies_commit();
+    ring_copies_wait();
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Walkers: the word each reads (words outside the image read the edge word and repeat its
+    // edge byte), the window start of the strip's first row, then batch 0.
+    const int edge = xs + 4 * t < 0 ? -1 : (xs + 4 * t >= width ? 1 : 0);
+    const int w = edge < 0 ? -xs / 4 : (edge > 0 ? (width - 4 - xs) / 4 : t);
+#ifdef NV_PTX
+    const split_t split = edge < 0 ? (uint2)(0x4040u, 0x4040u) : edge > 0 ? (uint2)(0x4343u, 0x4343u)
+                                                                        : (uint2)(0x4140u, 0x4342u);
+#else
+    const split_t split = edge;
+#endif
+    uint2 sums = (uint2)(0u, 0u);
+    if (walker) {
+        // 2r + 1 rows: more than the mirror spares, so the slots wrap here (once a strip).
+#pragma unroll 8
+        for (int d = 0; d <= 2 * FUSED_MAX_RADIUS; ++d) {
+            if (d <= 2 * r) {
+                const uint v = ring[ring_slot(y0 - r + d) * RING_WORDS + w];
+                sums += (uint2)(FIRST_HALF(v, split), SECOND_HALF(v, split));
+            }
+        }
+        sums = ring_walk(ring + w, y0, r, min(RING_BATCH, y_end - y0), split, sums, cs + 2 * t);
+    }
+
+    // Row work-items: lanes 0 .. 15 of each warp the rows of one run, 16 .. 31 the next run's.
+    const int rt = t - RING_WALKERS;
+    const int row = rt % RING_BATCH;
+    const int run = rt / RING_BATCH;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);  // a multiple of 4 (or <= 0)
+    const bool vector = width % 16 == 0 && valid == RUN;
+    const uint area = (uint)window * (uint)window;
+    // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
+    const uint magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
+    const uint bias = area == 1 ? 1u : area / 2;
+    const int c0 = U8_HALO + run * RUN;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int s = 0; s < batches; ++s) {
+        const int y = y0 + s * RING_BATCH;
+        // The entering rows of batch s + 2 start arriving; the walkers need them next step.
+#pragma unroll
+        for (int j = 0; j < RING_STEP_PIECES; ++j) {
+            const int q = t + j * RING_ITEMS;
+            if (s + 2 < batches && q < RING_BATCH * (RING_WORDS / 4)) {
+                ring_fetch(ring, in, width, height, y + 2 * RING_BATCH + r + 1 + q / 16, q % 16, xs);
+            }
+        }
+        ring_copies_commit();
+        if (walker && s + 1 < batches) {
+            sums = ring_walk(ring + w, y + RING_BATCH, r, min(RING_BATCH, y_end - y - RING_BATCH), split, sums,
+                             cs + ((s + 1) & 1) * RING_CS_WORDS + 2 * t);
+        }
+#ifndef NV_PTX
+        // Elsewhere the walk and the row sums take turns: a step of both between two barriers
+        // aborts the work-group function generation of some PoCL versions (pocl/pocl#2281), and
+        // there is no warp of walkers to overlap anyway.
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        if (!walker && row < y_end - y && valid > 0) {
+            __local const uint* rw = cs + (s & 1) * RING_CS_WORDS + row * RING_CS_PITCH;
+            __global uint* o = (__global uint*)(out + (long)(y + row) * width + x);
+            if (r & 1) {
+                u8_run(rw, c0, r, bias, magic, true, o, valid, vector);
+            } else {
+                u8_run(rw, c0, r, bias, magic, false, o, valid, vector);
+            }
+        }
+        ring_copies_wait();
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+#endif

@@ -13,7 +13,7 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, one_wave_strips, strips_without_fused, BATCH_ROWS, FUSED_MAX_WINDOW, FUSED_THREADS,
+    fused_launch, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
 };
 use std::collections::BTreeMap;
 
@@ -38,35 +38,14 @@ const ROWS: usize = 128;
 const RING_ENTRY: &str = "box_filter_fast_ring_u8";
 const RING_THREADS: u32 = 256;
 const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
-/// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
-/// Each strip pays the ring's fill (its first rows loaded before any work, its first batch walked
-/// while the row warps wait), so shallow strips favour the word form. Measured on an H100
-/// (reports/2026-11-26-h100/experiments/call-66): 7680 x 4320, strips of 15 batches, ring 0.0379 /
-/// 0.0390 / 0.0409 / 0.0450 ms at m = 5 / 17 / 31 / 63 against words 0.0436 / 0.0447 / 0.0470 /
+/// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default
+/// Each strip pays the ring's fill (its first rows loaded before any work, its first batch walked while the row sums
+/// wait), so shallow strips favour the word form. Measured on an H100
+/// (reports/2026-11-26-h100/experiments/call-66): 7680 x 4320, strips of 15 batches, ring 0.0379
+/// / 0.0390 / 0.0409 / 0.0450 ms at m = 5 / 17 / 31 / 63 against words 0.0436 / 0.0447 / 0.0470 /
 /// 0.0582; 4096 x 4096, 8 batches, ring 0.0242 / 0.0260 / 0.0277 at m = 9 / 33 / 63 against
 /// 0.0214 / 0.0244 / 0.0285. The crossover lies between 8 and 15 batches; 12 is its middle.
 const RING_MIN_BATCHES: usize = 12;
-
-/// The two fused kernels for u8 images of widths a multiple of 4 (tunable `form`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum U8Form {
-    /// box_filter_fast_fused_u8x4, shared with OpenCL.
-    Words,
-    /// box_filter_fast_ring_u8: rows copied once into a shared-memory ring (cp.async), walkers
-    /// and row sums on different warps. CUDA only: its 72 KiB of shared memory a block are past
-    /// the 48 KiB NVIDIA's OpenCL allows a work-group.
-    Ring,
-}
-
-impl U8Form {
-    fn parse(name: &str) -> Result<U8Form, Error> {
-        match name {
-            "words" => Ok(U8Form::Words),
-            "ring" => Ok(U8Form::Ring),
-            _ => Err(Error::input(format!("box-filter `fast` tunable `form` is ring or words; got `{name}`"))),
-        }
-    }
-}
 
 /// Whether the ring form takes a u8 image whose one-wave strips are `depth` rows deep.
 fn ring_by_default(depth: usize) -> bool {
@@ -86,16 +65,10 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let window = window_arg(window)?;
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     let strips = ctx.tunables.positive_opt("strips")?;
-    let form = ctx.tunables.string_opt("form")?.map(U8Form::parse).transpose()?;
     let fused = fused_launch(dtype, width, height, window as usize);
+    let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
     // The u8 images the fused kernel takes a word at a time: the word form or the ring form.
     let word_width = dtype == DType::U8 && width % 4 == 0 && fused.is_some();
-    if form.is_some() && !word_width {
-        return Err(Error::input(format!(
-            "box-filter `fast` tunable `form` applies to u8 images of widths a multiple of 4 with windows up to \
-             {FUSED_MAX_WINDOW}, not to {dtype} {width} x {height}, m = {window}"
-        )));
-    }
     let (launches, colsum_t) = if let Some(fused) = fused {
         let grid = grid_2d(fused.groups.0, fused.groups.1, "the fused box filter")?;
         let slots = |launch: &Launch| -> Result<usize, Error> {
@@ -182,17 +155,9 @@ mod tests {
 
     #[test]
     fn the_ring_form_takes_strips_of_12_batches_and_more() {
-        // 7680 x 4320 in 9 strips (480 rows) takes it, 4096 x 4096 in 18 (228 rows) does not.
+        // 7680 x 4320 in 9 strips (480 rows) takes it on an H100, 4096 x 4096 in 18 (228 rows) not.
         assert!(ring_by_default(480));
         assert!(!ring_by_default(228));
         assert!(ring_by_default(384) && !ring_by_default(383));
-    }
-
-    #[test]
-    fn form_names_ring_or_words_and_nothing_else() {
-        assert_eq!(U8Form::parse("ring").unwrap(), U8Form::Ring);
-        assert_eq!(U8Form::parse("words").unwrap(), U8Form::Words);
-        let err = U8Form::parse("bytes").unwrap_err();
-        assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains("bytes")), "{err}");
     }
 }

@@ -2,7 +2,7 @@
 //! dialects: which entry an image takes and how its groups tile the image. The two-pass form
 //! for larger windows launches differently per dialect and stays in each backend.
 
-use dspbench_core::{DType, Error};
+use dspbench_core::{DType, Error, Params};
 
 /// Largest window of the fused kernels: 2 FUSED_MAX_RADIUS + 1 in the kernel files.
 pub const FUSED_MAX_WINDOW: usize = 63;
@@ -100,6 +100,43 @@ pub fn one_wave_strips(column_groups: usize, height: usize, slots: usize) -> usi
     best
 }
 
+/// The two fused kernels for u8 images of widths a multiple of 4 (tunable `form`): the word form
+/// `box_filter_fast_fused_u8x4`, and the ring form `box_filter_fast_ring_u8` (every row copied
+/// once into a ring of rows in shared / local memory, column walkers and row sums on different
+/// warps; each dialect's file says how it fits its memory). Each backend's planner says which
+/// it takes by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum U8Form {
+    Words,
+    Ring,
+}
+
+impl U8Form {
+    /// Tunable `form`, if given: a bad input unless it names a form and the image is one the
+    /// forms take (u8, width a multiple of 4, window up to FUSED_MAX_WINDOW).
+    pub fn asked(
+        tunables: &Params,
+        dtype: DType,
+        width: usize,
+        height: usize,
+        window: usize,
+    ) -> Result<Option<U8Form>, Error> {
+        let Some(name) = tunables.string_opt("form")? else { return Ok(None) };
+        let form = match name {
+            "words" => U8Form::Words,
+            "ring" => U8Form::Ring,
+            _ => return Err(Error::input(format!("box-filter `fast` tunable `form` is ring or words; got `{name}`"))),
+        };
+        if dtype != DType::U8 || width % 4 != 0 || window > FUSED_MAX_WINDOW {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `form` applies to u8 images of widths a multiple of 4 with windows up to \
+                 {FUSED_MAX_WINDOW}, not to {dtype} {width} x {height}, m = {window}"
+            )));
+        }
+        Ok(Some(form))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +156,25 @@ mod tests {
     fn strips_with_a_two_pass_window_are_a_bad_input_naming_it() {
         let err = strips_without_fused(65);
         assert!(matches!(&err, Error::Input(m) if m.contains("`strips`") && m.contains("m = 65")), "{err}");
+    }
+
+    #[test]
+    fn form_names_ring_or_words_for_u8_word_widths_only() {
+        let asked = |form: &str, dtype, width, window| {
+            U8Form::asked(&Params::new().with("form", form), dtype, width, 100, window)
+        };
+        assert_eq!(asked("ring", DType::U8, 1024, 63).unwrap(), Some(U8Form::Ring));
+        assert_eq!(asked("words", DType::U8, 1024, 5).unwrap(), Some(U8Form::Words));
+        assert_eq!(U8Form::asked(&Params::new(), DType::F32, 1023, 100, 65).unwrap(), None);
+        for (form, dtype, width, window, named) in [
+            ("bytes", DType::U8, 1024, 5, "bytes"),
+            ("ring", DType::F32, 1024, 5, "f32"),
+            ("ring", DType::U8, 1022, 5, "1022"),
+            ("words", DType::U8, 1024, 65, "m = 65"),
+        ] {
+            let err = asked(form, dtype, width, window).unwrap_err();
+            assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains(named)), "{err}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, strips_without_fused, FUSED_THREADS};
+use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -44,7 +44,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips", "max_registers"],
+    tunables: &["strips", "max_registers", "form"],
     domain: DOMAIN,
 };
 
@@ -178,6 +178,20 @@ pub(crate) fn plan_recursive_coalesced(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algo
     Ok(plan.boxed())
 }
 
+/// The u8 ring form's entry (box_filter_fast_ring_u8 in the OpenCL file: work-groups of RING_ITEMS),
+/// and the groups of it a compute unit of NVIDIA's holds at once: its 44 KiB of local memory
+/// allow four in an H100 SM's 228 KiB.
+const RING_ENTRY: &str = "box_filter_fast_ring_u8";
+const RING_ITEMS: usize = 160;
+const RING_GROUPS_PER_CU: usize = 4;
+/// One-wave strip depth from which NVIDIA takes the ring form by default. Its batches are 16 rows
+/// (CUDA's 32), so a strip's fill costs half as much, and on an H100 it beat the word form at the
+/// shallowest strips measured (reports/2026-11-26-h100/experiments/call-69, kernel ms): 4096 x
+/// 4096 in strips of 171 rows, m = 9 / 33 / 63, 0.0248 / 0.0269 / 0.0311 against 0.0282 / 0.0308
+/// / 0.0334; 7680 x 4320 in 333, m = 5 / 31 / 63, 0.0433 / 0.0451 / 0.0518 against 0.0528 /
+/// 0.0561 / 0.0657. Below 160 rows (10 batches) it was not measured: the word form stays.
+const RING_MIN_ROWS: usize = 160;
+
 /// The u8 word form's entry, and the groups of it a compute unit of NVIDIA's holds at once, as
 /// CUDA's twin counts them (its occupancy: 4 blocks of 256 an SM); OpenCL reports no occupancy.
 const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
@@ -231,7 +245,29 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
     let strips = ctx.tunables.positive_opt("strips")?;
+    let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
+        if image.dtype == DType::U8 && w % 4 == 0 {
+            // The ring form: forced by tunable `form`, or by default on NVIDIA where its one-wave
+            // strips are RING_MIN_ROWS deep or more; elsewhere the word form.
+            let one_wave = ctx
+                .device
+                .is_nvidia()
+                .then(|| one_wave_strips(fused.groups.0, h, ctx.device.limits.compute_units * RING_GROUPS_PER_CU));
+            let ring = match form {
+                Some(form) => form == U8Form::Ring,
+                None => one_wave.is_some_and(|n| h.div_ceil(n) >= RING_MIN_ROWS),
+            };
+            if ring {
+                let strips = strips.or(one_wave).unwrap_or(fused.groups.1);
+                plan.detail("strips", strips);
+                let args = image.walk_args(input, plan.output())?;
+                let global = [fused.groups.0 * RING_ITEMS, strips];
+                plan.step(Launch::new(ctx.device, &program, RING_ENTRY, &args, global, [RING_ITEMS, 1])?);
+                plan.detail("path", "fused ring");
+                return Ok(plan.boxed());
+            }
+        }
         // The fused kernels take any number of strips (groups down the image), whole batches each
         // (tunable `strips`). On NVIDIA the u8 word form and the f32 kernel take as many as fill
         // the device in one wave of the groups a compute unit holds (CUDA's rule,

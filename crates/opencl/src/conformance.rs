@@ -103,6 +103,42 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
     }
 }
 
+/// The u8 ring form (`box_filter_fast_ring_u8`; by default only on NVIDIA's deep strips, so it is
+/// forced here): strips wholly inside and at every edge, widths a multiple of 16 (16-byte copies,
+/// vector stores) and of 4 only (4-byte copies), images narrower and shorter than the window, a
+/// last batch and strip of any height, windows 1 .. 63; the word form forced beside it; `form`
+/// where it does not apply, a bad input naming it.
+#[test]
+fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
+    if !device_ready() {
+        return;
+    }
+    let info = OpenClBackend.variant(Workload::BoxFilter, "fast").unwrap();
+    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (772, 301), (64, 64), (4, 5)] {
+        for form in ["ring", "words"] {
+            for window in [1, 3, 17, 19, 33, 63] {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let tunables = Params::new().with("form", form);
+                let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {form}");
+            }
+        }
+    }
+    for strips in [1usize, 3, 7, 40] {
+        let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
+        let tunables = Params::new().with("form", "ring").with("strips", strips);
+        let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} strips {strips}");
+    }
+    let ring = Params::new().with("form", "ring");
+    for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
+        let problem = Problem::BoxFilter { width, height: 300, window, dtype };
+        let request = PlanRequest { problem, variant: "fast", tunables: &ring, device: 0 };
+        let err = OpenClBackend.plan(&request).err().expect("a bad input");
+        assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`form`")), "{problem}: {err}");
+    }
+}
+
 /// conv2d `fast`'s two stagings on images whose inner work-items read no clamped pixel (the edge
 /// matrix's images are too small for that), widths that are and are not a multiple of 4 (the
 /// word loads' alignment), rows that do not fill the last group, both types, R = 1..4: whichever
