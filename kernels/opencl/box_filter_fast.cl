@@ -892,9 +892,9 @@ void box_filter_fast_fused_u8x4(__global const pixel_t* restrict in, int width, 
 //    column sums into means and store each run directly (u8_run).
 // Rows are copied into the ring by cp.async on NVIDIA (NV_PTX: a barrier does not wait for
 // these, cp.async.wait_group does), by plain loads and stores elsewhere (the barrier then orders
-// them, and a second barrier a step separates the walk from the row sums). Ring: row y in slot (y mod 96), the first 16 slots mirrored after the last, so a walk of
-// 16 rows never wraps. Local memory: ring 112 x 256 bytes, column sums 2 x 16 x RING_CS_PITCH
-// words: 44 KiB.
+// them, and a second barrier a step separates the walk from the row sums). Ring: row y in slot
+// (y mod 96), the first 16 slots mirrored after the last, so a walk of 16 rows never wraps.
+// Local memory: ring 112 x 256 bytes, column sums 2 x 16 x RING_CS_PITCH words: 44 KiB.
 // Group: RING_ITEMS = 160 x 1; output U8_OUT_COLS = 192 columns x a strip of rows (the grid's
 // height, any).
 #define RING_ITEMS 160

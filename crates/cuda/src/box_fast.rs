@@ -38,9 +38,9 @@ const ROWS: usize = 128;
 const RING_ENTRY: &str = "box_filter_fast_ring_u8";
 const RING_THREADS: u32 = 256;
 const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
-/// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default
-/// Each strip pays the ring's fill (its first rows loaded before any work, its first batch walked while the row sums
-/// wait), so shallow strips favour the word form. Measured on an H100
+/// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
+/// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
+/// while the row warps wait), so shallow strips favour the word form. Measured on an H100
 /// (reports/2026-11-26-h100/experiments/call-66): 7680 x 4320, strips of 15 batches, ring 0.0379
 /// / 0.0390 / 0.0409 / 0.0450 ms at m = 5 / 17 / 31 / 63 against words 0.0436 / 0.0447 / 0.0470 /
 /// 0.0582; 4096 x 4096, 8 batches, ring 0.0242 / 0.0260 / 0.0277 at m = 9 / 33 / 63 against

@@ -186,7 +186,7 @@ const RING_ITEMS: usize = 160;
 const RING_GROUPS_PER_CU: usize = 4;
 /// One-wave strip depth from which NVIDIA takes the ring form by default. Its batches are 16 rows
 /// (CUDA's 32), so a strip's fill costs half as much, and on an H100 it beat the word form at the
-/// shallowest strips measured (reports/2026-11-26-h100/experiments/call-69, kernel ms): 4096 x
+/// shallowest strips measured (reports/2026-11-26-h100/experiments/call-70, kernel ms): 4096 x
 /// 4096 in strips of 171 rows, m = 9 / 33 / 63, 0.0248 / 0.0269 / 0.0311 against 0.0282 / 0.0308
 /// / 0.0334; 7680 x 4320 in 333, m = 5 / 31 / 63, 0.0433 / 0.0451 / 0.0518 against 0.0528 /
 /// 0.0561 / 0.0657. Below 160 rows (10 batches) it was not measured: the word form stays.

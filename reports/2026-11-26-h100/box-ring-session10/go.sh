@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
 R=/tmp/res; rm -rf $R; mkdir -p $R
 nvidia-smi -L > $R/gpu.txt 2>&1; cat $R/gpu.txt
-cp .gpu/me/hp.sh .gpu/me/box-ring.yaml $R/
+cp .gpu/me/go.sh .gpu/me/box-ring.yaml $R/
 timeout 60 $S/build_log box_filter_fast -DDTYPE_U8 -DNV_PTX -cl-nv-verbose > $R/build-u8.txt 2>&1
 grep -A3 "box_filter_fast_ring_u8' for" $R/build-u8.txt | head -4 | cut -c1-200
 DSPBENCH_REQUIRE=opencl timeout 150 $S/opencl_tests --test-threads=1 box_filter_fast > $R/opencl-tests.txt 2>&1
