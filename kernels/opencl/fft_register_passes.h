@@ -26,11 +26,20 @@
 // the price is twice the barriers and a copy of the loaded component (PPT floats). H100, 2^24 x 1:
 // 0.2615 ms against 0.760 with two columns a group (16-byte rows), CUDA's twin 0.246
 // (reports/2026-11-26-h100/experiments/call-54).
+// A group of one column (contiguous or folded transforms, COLUMNS = 1) halves by index instead:
+// round h moves the points whose index in the exchange has its top bit (L / 2) equal to h. The
+// next pass loads points j + r L / R2 (j < L / R2), so its round-0 operands are r < R2 / 2, the
+// same for every work-item; pass (R, NS) stores a butterfly's R outputs within one aligned block
+// of NS R <= L / 2 points, so each of its butterflies falls in one round. That lets 16384 points
+// (1024 work-items of 16) exchange in 36 KiB split, where NVIDIA's 48 KiB could not hold the 72
+// of a whole split exchange; only the round-0 loads need a copy (PPT / 2 floats), as a
+// work-item's round-1 stores may be the registers they would overwrite.
 //
 // Defines: LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <= 16384), POINTS_PER_THREAD
 //          (8, 16), SPLIT (0, 1: exchange one component at a time, floats, or float2), SIGN
 //          (-1.0f forward, 1.0f inverse); STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS
-//          (0, 1: that side strided); HALVES (0 or absent, 1: with STRIDED and COLUMNS >= 2).
+//          (0, 1: that side strided); HALVES (0 or absent, 1: with STRIDED and COLUMNS >= 2, or
+//          without STRIDED and COLUMNS = 1).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -47,8 +56,8 @@
 #ifndef SIGN
 #error "define SIGN"
 #endif
-#if LOG2_SIZE > 13
-#error "a work-group holds at most 8192 points"
+#if LOG2_SIZE > 14
+#error "a work-group holds at most 16384 points"
 #endif
 
 #ifndef STRIDED
@@ -80,14 +89,19 @@
 #ifndef HALVES
 #define HALVES 0
 #endif
-#if HALVES && (!STRIDED || COLUMNS < 2)
-#error "HALVES: a four-step pass of at least two columns"
+#if HALVES && (STRIDED ? COLUMNS < 2 : COLUMNS != 1 || LOG2_SIZE < 2)
+#error "HALVES: a four-step pass of at least two columns, or one column of at least 4 points"
 #endif
+#define INDEX_HALVES (HALVES && !STRIDED)
 // Columns the exchange buffer holds at once, and their points; whether column c is exchanged in
 // round h, and where in the buffer. Without HALVES the test is left out entirely: even one that
 // always holds costs NVIDIA's compiler its scheduling across the items (conv1d `fft-fused`, whose
 // group is one column, ran 14% slower with it, reports/2026-11-26-h100/experiments/call-55).
-#if HALVES
+#if INDEX_HALVES
+#define EX_COLUMNS COLUMNS
+#define IN_ROUND(c, h) 1
+#define ROUND_COLUMN(c) (c)
+#elif HALVES
 #define EX_COLUMNS (COLUMNS / 2)
 #define IN_ROUND(c, h) ((c) / EX_COLUMNS == (h))
 #define ROUND_COLUMN(c) ((c) % EX_COLUMNS)
@@ -96,7 +110,11 @@
 #define IN_ROUND(c, h) 1
 #define ROUND_COLUMN(c) (c)
 #endif
+#if INDEX_HALVES
+#define EX_TILE (L / 2)
+#else
 #define EX_TILE (EX_COLUMNS * L)
+#endif
 #if TILE > 16384
 #error "a work-group holds at most 16384 points (1024 work-items of 16)"
 #endif
@@ -220,7 +238,53 @@ typedef float2 Exchanged;
         barrier(CLK_LOCAL_MEM_FENCE);                                                            \
     } while (0)
 
-#if HALVES
+// Round h of an exchange in index halves (INDEX_HALVES, one column): the stores of the
+// butterflies whose block d of NS R outputs lies in half h, at d % (L / 2); then the loads of
+// operands r = h R2 / 2 .. (h + 1) R2 / 2 - 1, round 0's into `got` (PPT / 2 floats), round 1's
+// into v.
+#define EXCHANGE_INDEX_ROUND(R, NS, R2, COMP, h, got)                                            \
+    do {                                                                                         \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R); ++it) {                               \
+            const uint j = ITEM_BUTTERFLY(R, NS, lid + it * THREADS);                            \
+            const uint d = j / (NS) * ((NS) * (R)) + j % (NS);                                   \
+            if (d / (uint)(L / 2) == (h)) {                                                      \
+                __local Exchanged* to = buf + PAD_X(R, NS, d % (uint)(L / 2));                   \
+                _Pragma("unroll") for (int r = 0; r < (R); ++r) {                                \
+                    to[r * (NS)] = v[it * (R) + r] COMP;                                         \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
+            const uint s = ITEM_BUTTERFLY(R2, (NS) * (R), lid + it * THREADS);                   \
+            __local const Exchanged* from = buf + PAD_X(R, NS, s);                               \
+            _Pragma("unroll") for (int q = 0; q < (R2) / 2; ++q) {                               \
+                const Exchanged x = PAD_STEP(R, NS, L / (R2)) >= 0                               \
+                                        ? from[q * PAD_STEP(R, NS, L / (R2))]                    \
+                                        : buf[PAD_X(R, NS, s + q * (uint)(L / (R2)))];           \
+                if ((h) == 0) {                                                                  \
+                    got[it * ((R2) / 2) + q] COMP = x;                                           \
+                } else {                                                                         \
+                    v[it * (R2) + (R2) / 2 + q] COMP = x;                                        \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    } while (0)
+
+#if INDEX_HALVES
+#define EXCHANGE(R, NS, R2, COMP)                                                                \
+    do {                                                                                         \
+        float2 got[PPT / 2];                                                                     \
+        EXCHANGE_INDEX_ROUND(R, NS, R2, COMP, 0u, got);                                          \
+        EXCHANGE_INDEX_ROUND(R, NS, R2, COMP, 1u, got);                                          \
+        _Pragma("unroll") for (int it = 0; it < PPT / (R2); ++it) {                              \
+            _Pragma("unroll") for (int q = 0; q < (R2) / 2; ++q) {                               \
+                v[it * (R2) + q] COMP = got[it * ((R2) / 2) + q] COMP;                           \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+#elif HALVES
 #define EXCHANGE(R, NS, R2, COMP)                                                                \
     do {                                                                                         \
         float2 got[PPT];                                                                         \

@@ -7,9 +7,9 @@
 // NVIDIA, conv1d `fft` for every launch. With REGISTERS defined, fft_stockham_registers.h's,
 // which fft `stockham` runs when asked (`path: registers`) and by default on NVIDIA: the same
 // passes with a work-item's points in registers from the global load to the global store,
-// exchanged through local memory between passes, 8192 points a group at most (the split
-// exchange's 36 KiB), 16384 as two groups a transform folding its halves, larger transforms as
-// the four-step's two launches. On an H100 through NVIDIA's OpenCL (2^24 points a batch, kernel
+// exchanged through local memory between passes, 16384 points a group at most (1024 work-items,
+// the split exchange in index halves: 36 KiB), twice that as two groups a transform folding its
+// halves, larger transforms as the four-step's two launches. On an H100 through NVIDIA's OpenCL (2^24 points a batch, kernel
 // ms, one run) it takes 1024 x 16384 in 0.0922 ms and 4096 x 4096 in 0.0922 (this file's kernel
 // 0.101 and 0.0976; CUDA's register kernel 0.0910 and 0.0911); 2^20 x 16 in 0.203 (this file's
 // 0.271, CUDA 0.199); see crates/opencl/src/stockham.rs for the rest. (NVIDIA's OpenCL reports

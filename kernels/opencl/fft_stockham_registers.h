@@ -2,8 +2,8 @@
 // fft_stockham.cl (which explains the algorithm) with a work-item's points kept in registers
 // from the global load to the global store. The OpenCL twin of kernels/cuda/fft_stockham_registers.cuh
 // without its copy-ahead (PIPELINE: OpenCL 1.2 has no asynchronous global -> local copy that
-// bypasses registers) and its cluster fold: contiguous batches, 16384 points folded (FOLD) and
-// the four-step's passes (STRIDED). Included by fft_stockham.cl when REGISTERS is defined.
+// bypasses registers) and its cluster fold: contiguous batches, transforms of two groups' points
+// folded (FOLD) and the four-step's passes (STRIDED). Included by fft_stockham.cl when REGISTERS is defined.
 //
 // Why. fft_stockham.cl stages a whole tile in local memory as float2 and runs every pass
 // local -> registers -> local: two local round trips more than the passes need, and 4096
@@ -17,7 +17,8 @@
 //     barrier, load, barrier; then the imaginary parts), so the buffer holds floats: 36 KiB at
 //     8192 points, padding included, which is how 8192 points fit NVIDIA's 48 KiB in one launch
 //     (fft_stockham.cl needs the four-step split from 8192). SPLIT = 0 exchanges float2, half
-//     the barriers and twice the buffer (36 KiB at 4096 points).
+//     the barriers and twice the buffer (36 KiB at 4096 points). 16384 points (1024 work-items)
+//     exchange split in index halves (HALVES, fft_register_passes.h): 36 KiB, twice the barriers.
 //   - the pass of the smaller radix comes first: a first pass (Ns = 1) needs no twiddles.
 // Bank conflicts: each exchange pads indices for the pass that writes it (PAD_X), so that its
 // stores (Ns = 1: stride R; 1 < Ns < a row: runs of Ns, R Ns apart) and the next pass's loads
@@ -36,14 +37,14 @@
 //          (columns_per_batch a power of two); in and out distinct.
 // Launch:  ceil(total_columns / COLUMNS) groups of COLUMNS * L / PPT work-items
 //          (PPT = min(L, POINTS_PER_THREAD)); EXCHANGE_LEN * (SPLIT ? 4 : 8) bytes of local memory.
-// Defines: REGISTERS (any value), LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <=
-//          16384), POINTS_PER_THREAD (8, 16), SPLIT (0, 1); HALVES (0 or
-//          absent, 1: four-step passes, see fft_register_passes.h); INVERSE (optional) as fft_stockham.cl;
+// Defines: REGISTERS (any value), LOG2_SIZE (0..14), COLUMNS (a power of two, COLUMNS * L <=
+//          16384), POINTS_PER_THREAD (8, 16), SPLIT (0, 1); HALVES (0 or absent, 1: four-step
+//          passes by column, one column by index, see fft_register_passes.h); INVERSE (optional) as fft_stockham.cl;
 //          STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, its
 //          pass dealt column first, see fft_register_passes.h) and TWIDDLE (0, 1: twiddle_n != 0,
 //          W_N^{c i} on the operands as they arrive, two accurate cospi / sinpi a butterfly);
-//          FOLD (0 or absent, 1; COLUMNS 1): transforms of 2L points (16384 at L = 8192, which no
-//          group holds in NVIDIA's 48 KiB) in one launch, CUDA's FOLD = 1
+//          FOLD (0 or absent, 1; COLUMNS 1): transforms of 2L points (32768 at L = 16384, more than
+//          a group holds) in one launch, CUDA's FOLD = 1
 //          (kernels/cuda/fft_stockham_registers.cuh): the four-step split with N1 = 2, its first
 //          step fused into the loads of the second. Group g is column k1 = g % 2 of transform g / 2:
 //          it loads x[i] + (-1)^k1 x[i + L] (both groups read the whole input, the second mostly

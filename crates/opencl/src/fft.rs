@@ -41,7 +41,7 @@ pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
     summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points \
               (our own; `path: registers`: up to 8192 points a launch with points in registers, the default \
               on NVIDIA for small batches up to 2048 points)",
-    tunables: &["path", "exchange", "points_per_thread", "max_registers", "columns"],
+    tunables: &["path", "exchange", "points_per_thread", "max_registers", "columns", "fold"],
     domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
 };
 
@@ -175,9 +175,11 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
 /// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`: the
 /// all-in-local-memory kernel for every launch, the default but on NVIDIA; `registers`: the
 /// register kernel), `exchange` (`split`, `whole`, or `halves`: split, a four-step group's columns
-/// half at a time), `points_per_thread` (8, 16), `max_registers` (NVIDIA's register cap, 16 to
-/// 255 or `none`; CUDA's launch-bounds figure by default) and `columns` (a four-step group's
-/// columns) of the register kernel.
+/// half at a time, a one-transform group's points by index), `points_per_thread` (8, 16),
+/// `max_registers` (NVIDIA's register cap, 16 to 255 or `none`; CUDA's launch-bounds figure by
+/// default), `columns` (a four-step group's columns) and `fold` (`reads`: two groups a transform,
+/// each reading both halves; `none`: one group a transform, the four-step beyond) of the register
+/// kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let (size, batch) = sizes(ctx)?;
     let choice = stockham_choice(ctx)?;
@@ -221,7 +223,15 @@ fn stockham_choice(ctx: &PlanCtx<'_>) -> Result<stockham::Choice, Error> {
         return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
     }
     let max_registers = crate::tunables::register_cap(ctx.tunables, "fft `stockham`")?;
-    Ok(stockham::Choice { path, split, per_thread, max_registers, halves, columns })
+    let fold = match ctx.tunables.string_opt("fold")? {
+        None => None,
+        Some("reads") => Some(true),
+        Some("none") => Some(false),
+        Some(other) => {
+            return Err(Error::input(format!("fft `stockham` tunable `fold` is reads or none; got `{other}`")))
+        }
+    };
+    Ok(stockham::Choice { path, split, per_thread, max_registers, halves, columns, fold })
 }
 
 #[cfg(test)]
@@ -258,7 +268,7 @@ mod tests {
         let cases = [(15, 3), (16, 1), (17, 3), (18, 1), (20, 1), (22, 1), (23, 1), (24, 1)];
         for (log2, batch) in cases {
             let problem = Problem::Fft { size: 1 << log2, batch };
-            let registers = Params::new().with("path", "registers");
+            let registers = Params::new().with("path", "registers").with("fold", "none");
             let cases = [
                 registers.clone(),
                 registers.clone().with("exchange", "split"),
@@ -278,10 +288,12 @@ mod tests {
         }
     }
 
-    /// The register kernel at every size it takes (1 to 8192 points in a group, 16384 as two
-    /// groups folding the halves), both exchanges and both radices, against the f64 reference,
-    /// with partial last groups (odd batches); and the shared path beside it, which takes 8192
-    /// and 16384 points as a four-step pair.
+    /// The register kernel at every size it takes in one launch (1 to 16384 points in a group at
+    /// 16 a work-item, 8192 at 8; twice that as two groups folding the halves), both exchanges
+    /// and both radices, against the f64 reference, with partial last groups (odd batches); the
+    /// exchange in index halves (what NVIDIA's 48 KiB takes for 16384 points, forced here) and
+    /// the fold asked for and refused; and the shared path beside it, which takes 8192 points
+    /// and more as a four-step pair.
     #[test]
     fn stockham_paths_agree_with_the_reference() {
         use crate::OpenClBackend;
@@ -293,29 +305,61 @@ mod tests {
         let with = |path: &str, exchange: &str, per_thread: usize| {
             Params::new().with("path", path).with("exchange", exchange).with("points_per_thread", per_thread)
         };
-        for log2 in 0..=14 {
+        for log2 in 0..=15 {
             for batch in [1, 3, 37] {
                 let problem = Problem::Fft { size: 1 << log2, batch };
                 let mut cases = vec![Params::new(), Params::new().with("path", "shared")];
                 for (exchange, per_thread) in [("split", 8), ("split", 16), ("whole", 8), ("whole", 16)] {
                     cases.push(with("registers", exchange, per_thread));
                 }
+                if log2 >= 12 {
+                    cases.push(with("registers", "halves", 16));
+                }
+                if log2 == 14 {
+                    cases.push(Params::new().with("fold", "reads"));
+                }
+                if log2 == 15 {
+                    cases.push(Params::new().with("fold", "none"));
+                }
                 for tunables in &cases {
                     let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
                     let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
-                    let registers = tunables.string_opt("path").unwrap() == Some("registers");
+                    let fold = tunables.string_opt("fold").unwrap();
+                    let registers = tunables.string_opt("path").unwrap() == Some("registers") || fold.is_some();
                     assert_eq!(
                         details["path"],
                         if registers { "registers" } else { "shared" },
                         "{problem} {tunables:?}"
                     );
                     if registers {
-                        assert_eq!(details["fold"], (log2 == 14).to_string(), "{problem} {tunables:?}");
+                        // A group holds 16384 points at 16 a work-item, 8192 at 8.
+                        let group =
+                            if tunables.positive_opt("points_per_thread").unwrap() == Some(8) { 13 } else { 14 };
+                        // A group's size and twice it fold by the batch (stockham::folds_by_default).
+                        let folded = match fold {
+                            Some(f) => Some(f == "reads"),
+                            None => (log2 < group || log2 > group + 1).then_some(false),
+                        };
+                        if let Some(folded) = folded {
+                            assert_eq!(details["fold"], folded.to_string(), "{problem} {tunables:?}");
+                        }
                     }
                     let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, tunables);
                     assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
                 }
             }
         }
+        // Folding takes two groups' points at most; index halves, one column a group.
+        let refused = |size: usize, batch: usize, tunables: Params| {
+            let request = PlanRequest {
+                problem: Problem::Fft { size, batch },
+                variant: "stockham",
+                tunables: &tunables,
+                device: 0,
+            };
+            OpenClBackend.plan(&request).err().map(|e| e.to_string()).unwrap_or_default()
+        };
+        assert!(refused(1 << 16, 1, Params::new().with("fold", "reads")).contains("`fold: reads`"));
+        assert!(refused(64, 256, with("registers", "halves", 16)).contains("`exchange: halves`"));
     }
 }

@@ -2,8 +2,9 @@
 //! launch for sizes up to 4096 points (the whole transform in one work-group's local memory),
 //! the four-step split into two launches beyond, up to 4096^2 points. fft `stockham` runs on the
 //! register kernel (fft_stockham_registers.h) when asked ([`Path`]) and by default on NVIDIA
-//! ([`registers_by_default`]): contiguous batches of up to 8192 points in one launch, 16384 in
-//! one launch of two groups a transform, larger ones as the four-step's two launches.
+//! ([`registers_by_default`]): contiguous batches of up to 16384 points in one launch of a group
+//! a transform (or more), 32768 in one launch of two groups a transform, larger ones as the
+//! four-step's two launches.
 
 use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
@@ -60,6 +61,10 @@ pub(crate) struct Choice {
     /// Columns a group of the four-step's strided launches holds (tunable `columns`), instead of
     /// [`strided_columns`].
     pub columns: Option<usize>,
+    /// Fold a transform of twice a group's points into one launch of two groups (`fold: reads`,
+    /// `Some(true)`: also for sizes one group holds) or never (`none`: the four-step beyond a
+    /// group); `None` folds exactly the sizes of two groups.
+    pub fold: Option<bool>,
 }
 
 /// The registers CUDA's twin gets from `__launch_bounds__(THREADS, MIN_BLOCKS)` with
@@ -72,16 +77,30 @@ pub(crate) fn cuda_register_cap(threads: usize) -> u32 {
     (65536 / (threads * min_blocks).max(1)).min(255) as u32
 }
 
-/// Largest transform a group of the register kernel holds (the split exchange's 36 KiB fits
-/// NVIDIA's 48 KiB of local memory; 16384 points would need 72).
-const REGISTER_MAX: usize = 8192;
-/// Largest transform the register kernel takes in one launch: two groups a transform, the
-/// four-step's first step (N1 = 2) folded into their loads.
-const FOLD_MAX: usize = 2 * REGISTER_MAX;
+/// Largest transform a group of the register kernel holds (the kernel's limit: 1024 work-items
+/// of 16 points).
+const REGISTER_MAX: usize = 16384;
+/// Most points a four-step group exchanges at once (36 KiB split; more columns exchange in halves).
+const EXCHANGE_MAX: usize = 8192;
+
+/// Largest transform a group of the register kernel holds on `device` at `per_thread` points a
+/// work-item: at 16, 16384 points where it runs 1024 work-items and holds their exchange split in
+/// index halves (36 KiB: NVIDIA's 48 KiB, PoCL's 512); fewer with fewer work-items or 8 points
+/// each. Twice this is the largest transform taken in one launch (two groups a transform folding
+/// the four-step's first step, N1 = 2, into their loads).
+fn group_max(device: &Device, per_thread: usize) -> usize {
+    let max_threads = MAX_THREADS.min(device.limits.max_work_group);
+    let local = device.limits.local_mem as usize;
+    let mut len = REGISTER_MAX;
+    while len > 1 && (len / per_thread > max_threads || exchange_bytes(len / 2, 0, true) > local) {
+        len /= 2;
+    }
+    len
+}
 
 /// fft `stockham`'s launches: with `path: registers` (or its other tunables), every launch on the
 /// register kernel where it fits the device's local memory and work-group limit: contiguous
-/// batches of up to 8192 points in one launch, 16384 points as one launch of two groups a
+/// batches of up to [`group_max`] points in one launch, twice that as one launch of two groups a
 /// transform folding the halves, larger transforms as the four-step's two launches (its strided
 /// sides column first); else [`transform`]'s. The path taken goes into the plan's details.
 pub(crate) fn transform_with(
@@ -99,13 +118,26 @@ pub(crate) fn transform_with(
         || choice.max_registers.is_some()
         || choice.halves
         || choice.columns.is_some()
+        || choice.fold.is_some()
         || (choice.path.is_none() && registers_by_default(&device));
     if choice.path == Some(Path::Shared) || !asked {
         plan.detail("path", "shared");
         return transform(plan, size, batch, input, output, Direction::Forward);
     }
-    let fold = size > REGISTER_MAX && size <= FOLD_MAX;
-    let layouts = if size <= REGISTER_MAX {
+    let group = group_max(&device, choice.per_thread.unwrap_or(POINTS_PER_THREAD));
+    let fold = match choice.fold {
+        Some(true) if size < 2 || size > 2 * group => {
+            return Err(Error::input(format!(
+                "fft `stockham` tunable `fold: reads` takes transforms of 2 to {} points on {} (two groups of at most \
+                 {group}); got {size}",
+                2 * group,
+                device.name
+            )))
+        }
+        Some(asked) => asked,
+        None => folds_by_default(size, batch, group, device.limits.compute_units),
+    };
+    let layouts = if size <= group && !fold {
         vec![Layout::contiguous(size, batch)]
     } else if fold {
         vec![Layout::halves(size / 2, batch)]
@@ -187,14 +219,24 @@ fn register_launch(
     let skew = if four_step { columns.max(32) } else { 0 };
     let local = device.limits.local_mem as usize;
     let split = choice.split.unwrap_or(exchange_bytes(tile, skew, false) > local);
-    if (choice.halves || choice.columns.is_some()) && !(four_step && columns >= 2) {
+    // Exchanges in halves: by column in four-step groups of two columns or more, by index in a
+    // group of one column (see fft_register_passes.h).
+    let can_halve = if four_step { columns >= 2 } else { columns == 1 && len >= 4 };
+    if choice.columns.is_some() && !(four_step && columns >= 2) {
         return Err(Error::input(format!(
-            "fft `stockham` tunables `exchange: halves` and `columns` apply to the four-step's strided launches (more \
-             than {FOLD_MAX} points) with at least 2 columns a group; {len}-point columns{}",
+            "fft `stockham` tunable `columns` applies to the four-step's strided launches (more than {} points) with \
+             at least 2 columns a group; {len}-point columns{}",
+            2 * group_max(&device, per_thread),
             if layout.fold { ", folded" } else { "" }
         )));
     }
-    let halves = four_step && columns >= 2 && (choice.halves || exchange_bytes(tile, skew, split) > local);
+    if choice.halves && !can_halve {
+        return Err(Error::input(format!(
+            "fft `stockham` tunable `exchange: halves` applies to groups of one transform of 4 points or more and to \
+             the four-step's groups of 2 columns or more; this launch has {columns} {len}-point columns a group"
+        )));
+    }
+    let halves = can_halve && (choice.halves || exchange_bytes(tile, skew, split) > local);
     let exchange = exchange_bytes(if halves { tile / 2 } else { tile }, skew, split);
     let threads = tile / len.min(per_thread);
     let what = if layout.fold {
@@ -263,7 +305,7 @@ fn register_launch(
 /// (2^22 x 4 0.2391 against 0.2259, 2^21 x 8 0.2218 against 0.2174).
 fn strided_columns(len: usize, per_thread: usize, max_threads: usize) -> usize {
     let held = max_threads * len.min(per_thread) / len;
-    let columns = (GROUP_POINTS / len).max(STRIDED_COLUMNS).min(REGISTER_MAX / len);
+    let columns = (GROUP_POINTS / len).max(STRIDED_COLUMNS).min(EXCHANGE_MAX / len);
     columns.max(SECTOR_COLUMNS.min(held)).max(1)
 }
 
@@ -297,6 +339,23 @@ fn registers_by_default(device: &Device) -> bool {
 /// and a four-step pass's column skew) floats, or float2 when not split.
 fn exchange_bytes(tile: usize, skew: usize, split: bool) -> usize {
     (tile + tile / 8 + skew) * if split { 4 } else { 8 }
+}
+
+/// Whether `batch` transforms of `size` points fold (two groups a transform) without being asked,
+/// where a group holds `group` points: a group's size in batches of up to a quarter of the compute
+/// units (twice the groups, which small batches need more than a group's single read), twice a
+/// group's from two transforms a compute unit (CUDA's rule; fewer take the four-step's two
+/// launches, which give more groups). H100, NVIDIA's OpenCL, kernel ms, 132 compute units
+/// (reports/2026-11-26-h100/experiments/call-71, call-72): 16384 x 1 / 32 / 64 / 128 folded
+/// 0.0105 / 0.0120 / 0.0138 / 0.0254 against one group's 0.0118 / 0.0132 / 0.0134 / 0.0158 (1024:
+/// 0.1460 against 0.1175); 32768 x 1 / 128 / 512 folded 0.0166 / 0.0535 / 0.1801 against the
+/// four-step's 0.0084 / 0.0500 / 0.1889.
+fn folds_by_default(size: usize, batch: usize, group: usize, compute_units: usize) -> bool {
+    if size == group {
+        4 * batch <= compute_units
+    } else {
+        size > group && size <= 2 * group && batch >= 2 * compute_units
+    }
 }
 
 /// Points a work-item of the register kernel holds: 16, or 8 when the batch is too small to
@@ -418,6 +477,17 @@ mod tests {
         assert_eq!(split[1].twiddle_n, 1 << 17);
         assert!(layouts(1000, 1).is_err());
         assert!(layouts(MAX_SIZE * 2, 1).is_err());
+    }
+
+    #[test]
+    fn small_batches_fold_a_group_size_and_large_batches_twice_that() {
+        let units = 132;
+        assert!(folds_by_default(16384, 33, 16384, units));
+        assert!(!folds_by_default(16384, 34, 16384, units));
+        assert!(!folds_by_default(8192, 1, 16384, units));
+        assert!(!folds_by_default(32768, 263, 16384, units));
+        assert!(folds_by_default(32768, 264, 16384, units));
+        assert!(!folds_by_default(65536, 1024, 16384, units));
     }
 
     #[test]
