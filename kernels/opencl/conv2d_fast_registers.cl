@@ -17,7 +17,7 @@
 // All loads are issued before the first FMA, so they overlap. H100 figures against the tile
 // (conv2d_fast.cl) are in crates/opencl/src/conv2d.rs.
 //
-// Entry:   conv2d_fast_registers(in, width, height, k, out)
+// Entry:   conv2d_fast_registers(in, width, height, k, out), k the (2R+1)^2 taps by value (taps_t)
 // Launch:  groups of 32 x BY work-items, ceil(width / OUTPUTS) x ceil(height / (ROWS * BY)) groups,
 //          OUTPUTS = 120 with NV_SHUFFLE, 128 without.
 // Defines: DTYPE_U8 or DTYPE_F32, RADIUS (1..4), ROWS, BY; NV_SHUFFLE (NVIDIA only).
@@ -93,8 +93,16 @@ inline uint byte_perm(uint a, uint b, uint selector) {
     ((uint)to_pixel(v0) | ((uint)to_pixel(v1) << 8) | ((uint)to_pixel(v2) << 16) | ((uint)to_pixel(v3) << 24))
 #endif
 
+// The taps by value, a kernel argument: NVIDIA keeps kernel arguments in a constant bank, whose
+// words are operands of the FMA itself, as the CUDA twin's module constant. Through a `__constant`
+// pointer each FMA's tap cost a load of its own, and copied into registers (81 at R = 4) they cost
+// occupancy.
+typedef struct {
+    float tap[TAPS * TAPS];
+} taps_t;
+
 __kernel __attribute__((reqd_work_group_size(32, BY, 1)))
-void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int height, __constant float* k,
+void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int height, const taps_t k,
                            __global pixel_t* restrict out) {
     const int y0 = (int)get_global_id(1) * ROWS;
 #ifdef NV_SHUFFLE
@@ -151,13 +159,6 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
     }
 #endif
 
-    // The taps in registers, read once: through the `__constant` pointer each FMA's tap may cost
-    // a load of its own (CUDA's twin reads a module constant, an operand of the FMA itself).
-    float taps[TAPS * TAPS];
-#pragma unroll
-    for (int i = 0; i < TAPS * TAPS; ++i) {
-        taps[i] = k[i];
-    }
     const int pixels = min(LANE_PIXELS, width - x);
     const bool whole = pixels == LANE_PIXELS && (width & 3) == 0;
     float acc[ROWS][LANE_PIXELS];
@@ -189,7 +190,7 @@ void conv2d_fast_registers(__global const pixel_t* restrict in, int width, int h
                     float a = ky == 0 ? 0.0f : acc[oy][p];
 #pragma unroll
                     for (int kx = 0; kx < TAPS; ++kx) {
-                        a = fma(taps[ky * TAPS + kx], span[p + kx], a);
+                        a = fma(k.tap[ky * TAPS + kx], span[p + kx], a);
                     }
                     acc[oy][p] = a;
                 }

@@ -158,10 +158,11 @@ fn conv2d_fast_takes_registers_on_nvidia_where_faster_and_tile_otherwise() {
     assert_eq!(staging(1, DType::U8), registers_on_nvidia);
     assert_eq!(staging(2, DType::U8), registers_on_nvidia);
     assert_eq!(staging(3, DType::U8), registers_on_nvidia);
-    assert_eq!(staging(4, DType::U8), "tile");
+    assert_eq!(staging(4, DType::U8), registers_on_nvidia);
     assert_eq!(staging(5, DType::U8), "tile");
     assert_eq!(staging(1, DType::F32), "tile");
     assert_eq!(staging(3, DType::F32), registers_on_nvidia);
+    assert_eq!(staging(4, DType::F32), registers_on_nvidia);
     let registers = Params::new().with("staging", "registers");
     let wide = Problem::Conv2d { width: 64, height: 64, radius: 5, dtype: DType::U8 };
     assert!(matches!(plan_with("fast", wide, &registers), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));

@@ -38,17 +38,18 @@ const REGISTERS_ROWS: usize = 4;
 const REGISTERS_BY: usize = 4;
 
 /// Whether `registers` is `fast`'s default staging: where it measured faster than `tile`, on
-/// NVIDIA's platform (the apron by warp shuffles): u8 at R = 1, 2, 3 and f32 at R = 2, 3. H100,
-/// 7680 x 4320, kernel ms, registers / tile (CUDA's registers), one call: u8 R = 1 0.0347 /
-/// 0.0513 (0.0319), R = 2 0.0594 / 0.0682 (0.0537), R = 3 0.0927 / 0.0954 (0.0840), R = 4 0.144 /
-/// 0.138 (0.126); f32 R = 1 0.0969 / 0.0947 (0.0909), R = 2 0.1000 / 0.106 (0.0917), R = 3 0.115 /
-/// 0.123 (0.0974), R = 4 0.165 / 0.147 (0.131); the tiles at u8 R = 1, 2 and f32 R = 2, 3 and f32 R
-/// = 1's registers are from an earlier call.
+/// NVIDIA's platform (the apron by warp shuffles, the taps by value in the constant bank): u8 at
+/// every R and f32 from R = 2. H100, 7680 x 4320, kernel ms, registers / tile (CUDA's registers),
+/// one call (reports/2026-11-26-h100/experiments/call-73): u8 R = 1 0.0348 / 0.0514 (0.0319),
+/// R = 2 0.0561 / 0.0684 (0.0537), R = 3 0.0863 / 0.0957 (0.0840), R = 4 0.1278 / 0.1387 (0.1265);
+/// f32 R = 1 0.0981 / 0.0955 (0.0909), R = 2 0.0985 / 0.1056 (0.0919), R = 3 0.1093 / 0.1235
+/// (0.0974), R = 4 0.1390 / 0.1474 (0.1305). (With the taps through a `__constant` pointer, copied
+/// into registers, R = 4 was faster tiled: u8 0.144 against 0.138, f32 0.165 against 0.147.)
 /// Elsewhere, with the apron by loads, not measured: the tile.
 fn registers_faster(device: &Device, dtype: DType, radius: usize) -> bool {
     let faster = match dtype {
-        DType::U8 => radius <= 3,
-        DType::F32 => radius == 2 || radius == 3,
+        DType::U8 => radius <= 4,
+        DType::F32 => (2..=4).contains(&radius),
     };
     device.is_nvidia() && faster
 }
@@ -75,8 +76,9 @@ fn dtype_defines(dtype: DType, radius: usize) -> Defines {
     }
 }
 
-/// The planned kernel with its image and taps as inputs; the caller adds the launch.
-fn planned(ctx: &PlanCtx<'_>, s: &Shape) -> Result<(Planned, [crate::launch::Arg; 5]), Error> {
+/// The planned kernel with its image and taps as inputs (the taps in a buffer, or by value where
+/// `taps_by_value`); the caller adds the launch.
+fn planned(ctx: &PlanCtx<'_>, s: &Shape, taps_by_value: bool) -> Result<(Planned, [crate::launch::Arg; 5]), Error> {
     let out = match s.dtype {
         DType::U8 => OutKind::U8,
         DType::F32 => OutKind::F32,
@@ -84,7 +86,11 @@ fn planned(ctx: &PlanCtx<'_>, s: &Shape) -> Result<(Planned, [crate::launch::Arg
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out)?;
     let image = plan.input(Role::Pixels, s.width * s.height * s.dtype.size_bytes())?;
     let side = 2 * s.radius + 1;
-    let taps = plan.input(Role::Taps, 4 * side * side)?;
+    let taps = if taps_by_value {
+        plan.input_by_value(Role::Taps, 4 * side * side)
+    } else {
+        plan.input(Role::Taps, 4 * side * side)?
+    };
     let args = [image, int(s.width)?, int(s.height)?, taps, plan.output()];
     Ok((plan, args))
 }
@@ -101,7 +107,7 @@ pub(crate) fn plan_tiled(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let program = build(device, entry, &defines)?;
     let (across, down) = config.blocks(s.width, s.height, s.radius, s.dtype);
     let groups = [across, down];
-    let (mut plan, args) = planned(ctx, &s)?;
+    let (mut plan, args) = planned(ctx, &s, false)?;
     plan.step(Launch::new(
         device,
         &program,
@@ -148,7 +154,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
         }
     };
     let program = build(ctx.device, entry, &defines)?;
-    let (mut plan, args) = planned(ctx, &s)?;
+    let (mut plan, args) = planned(ctx, &s, staging == Conv2dStaging::Registers)?;
     plan.step(Launch::new(ctx.device, &program, entry, &args, global, group)?);
     plan.uses(&program);
     plan.detail("staging", staging);

@@ -19,6 +19,14 @@ pub(crate) enum Arg {
     Mem(cl_mem),
     Int(i32),
     Float(f32),
+    /// `len` bytes by value (a struct the kernel declares), which `upload` sets from the plan's
+    /// by-value input `slot` (see `Planned::input_by_value`); zeros until then. A kernel argument
+    /// lives in NVIDIA's constant bank, where each use is an operand of the instruction itself
+    /// rather than a load.
+    Value {
+        slot: usize,
+        len: usize,
+    },
 }
 
 /// An `int` argument from a size: the suite caps every buffer at `i32::MAX` elements, so sizes
@@ -32,6 +40,8 @@ pub(crate) struct Launch {
     entry: &'static str,
     global: [usize; 2],
     local: [usize; 2],
+    /// The arguments passed by value from an input: (argument index, input slot, bytes).
+    values: Vec<(cl_uint, usize, usize)>,
 }
 
 impl Launch {
@@ -46,9 +56,17 @@ impl Launch {
         local: [usize; 2],
     ) -> Result<Launch, Error> {
         let kernel = program.kernel(entry)?;
+        let mut values = Vec::new();
         for (index, arg) in args.iter().enumerate() {
-            set_arg(&kernel, index as cl_uint, *arg)
-                .map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
+            let index = index as cl_uint;
+            let set = match *arg {
+                Arg::Value { slot, len } => {
+                    values.push((index, slot, len));
+                    set_bytes(&kernel, index, &vec![0u8; len])
+                }
+                other => set_arg(&kernel, index, other),
+            };
+            set.map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
         }
         let group = local[0] * local[1];
         let limit = kernel_group_limit(device, program, &kernel, entry)?;
@@ -60,7 +78,23 @@ impl Launch {
             )));
         }
         let global = [round_up(global[0].max(1), local[0]), round_up(global[1].max(1), local[1])];
-        Ok(Launch { kernel, entry, global, local })
+        Ok(Launch { kernel, entry, global, local, values })
+    }
+
+    /// Sets the arguments passed by value from input `slot` to `bytes`.
+    pub(crate) fn set_value(&self, slot: usize, bytes: &[u8]) -> Result<(), Error> {
+        for &(index, _, len) in self.values.iter().filter(|v| v.1 == slot) {
+            if bytes.len() != len {
+                return Err(Error::input(format!(
+                    "argument {index} of `{}` takes {len} bytes by value; the input has {}",
+                    self.entry,
+                    bytes.len()
+                )));
+            }
+            set_bytes(&self.kernel, index, bytes)
+                .map_err(|e| cl_failure(e, &format!("setting argument {index} of `{}`", self.entry)))?;
+        }
+        Ok(())
     }
 
     /// Enqueues the launch without waiting; the event carries its device time.
@@ -132,8 +166,15 @@ fn set_arg(kernel: &Kernel, index: cl_uint, arg: Arg) -> opencl3::Result<()> {
             Arg::Mem(mem) => kernel.set_arg(index, &mem),
             Arg::Int(v) => kernel.set_arg(index, &(v as cl_int)),
             Arg::Float(v) => kernel.set_arg(index, &v),
+            Arg::Value { len, .. } => set_bytes(kernel, index, &vec![0u8; len]),
         }
     }
+}
+
+fn set_bytes(kernel: &Kernel, index: cl_uint, bytes: &[u8]) -> opencl3::Result<()> {
+    // SAFETY: `bytes` lives across the call, which copies it; the runtime checks the size
+    // against the kernel's declared argument.
+    unsafe { cl3::kernel::set_kernel_arg(kernel.get(), index, bytes.len(), bytes.as_ptr().cast()) }.map_err(ClError)
 }
 
 /// The largest work-group entry `entry` of `program` can run on `device` (see [`kernel_group_limit`]).

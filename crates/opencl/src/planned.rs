@@ -67,6 +67,8 @@ pub(crate) struct Planned {
     device: Arc<Device>,
     queue: CommandQueue,
     inputs: Vec<(Role, DeviceBuffer)>,
+    /// Inputs passed to kernels by value (`Arg::Value`): the part of the input and its bytes.
+    values: Vec<(Role, usize)>,
     output: OutputBuffer,
     /// Buffers only kernels touch (intermediates, tables); kept alive with the launches.
     scratch: Vec<DeviceBuffer>,
@@ -91,6 +93,7 @@ impl Planned {
             device: device.clone(),
             queue,
             inputs: Vec::new(),
+            values: Vec::new(),
             output: OutputBuffer { kind: out, len, buffer },
             scratch: Vec::new(),
             prepare: Vec::new(),
@@ -113,6 +116,13 @@ impl Planned {
         let arg = Arg::Mem(buffer.mem());
         self.inputs.push((role, buffer));
         Ok(arg)
+    }
+
+    /// An input of `bytes` that kernels take by value (a struct argument) rather than in a buffer:
+    /// `upload` sets it on every launch that names the returned argument.
+    pub(crate) fn input_by_value(&mut self, role: Role, bytes: usize) -> Arg {
+        self.values.push((role, bytes));
+        Arg::Value { slot: self.values.len() - 1, len: bytes }
     }
 
     /// The output buffer as a kernel argument.
@@ -264,6 +274,27 @@ impl Algorithm for Planned {
             let event = buffer.write(&self.queue, bytes)?;
             transfer.ms = Some(transfer.ms.unwrap_or(0.0) + event_ms(&event)?);
             transfer.bytes += bytes.len() as u64;
+        }
+        // Arguments by value travel with each launch: no transfer of their own.
+        for (slot, &(role, len)) in self.values.iter().enumerate() {
+            let Some(bytes) = input_bytes(role, input) else {
+                return Err(Error::input(format!(
+                    "{} `{}` cannot take this input (it has no {})",
+                    self.id.workload,
+                    self.id.variant,
+                    role_name(role)
+                )));
+            };
+            if bytes.len() != len {
+                return Err(Error::input(format!(
+                    "the {} holds {} bytes, the planned problem needs {len}",
+                    role_name(role),
+                    bytes.len()
+                )));
+            }
+            for launch in self.prepare.iter().chain(&self.steps) {
+                launch.set_value(slot, bytes)?;
+            }
         }
         // Poison, so elements a kernel forgets to write fail verification instead of passing
         // with a previous run's values.
