@@ -9,7 +9,7 @@
 // Launch:  ceil(ceil(n_out / B) / 2) groups of L / 16 work-items (B = L - m + 1).
 // Defines: LOG2_SIZE (4..12: NVIDIA's OpenCL gives a work-group 48 KiB of local memory, 4096
 //          points padded; the CUDA twin goes to 16384 with dynamic shared memory); REGISTERS
-//          (optional) for conv1d_fft_fused_registers.h's kernel instead, which goes to 8192.
+//          (optional) for conv1d_fft_fused_registers.h's kernel instead, which goes to 16384.
 
 #ifdef REGISTERS
 #include "conv1d_fft_fused_registers.h"

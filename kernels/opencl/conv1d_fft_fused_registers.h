@@ -3,8 +3,8 @@
 // registers and the Stockham passes of the register FFT kernel (fft_register_passes.h) exchanged
 // through local memory one component at a time: half the local-memory traffic of the float2
 // tile's passes, and 8192 points (36 KiB of floats, padded) fit the 48 KiB NVIDIA's OpenCL gives
-// a work-group, where conv1d_fft_fused.cl's tile holds 4096: filters up to 4096 taps in one
-// kernel. The twin of kernels/cuda/conv1d_fft_fused_registers.cuh. Included by
+// a work-group, where conv1d_fft_fused.cl's tile holds 4096; 16384 in index halves (below):
+// filters up to 8192 taps in one kernel. The twin of kernels/cuda/conv1d_fft_fused_registers.cuh. Included by
 // conv1d_fft_fused.cl when REGISTERS is defined. H100, N = 2^24, kernel ms: M = 256 0.0703 (the
 // tile 0.0914), M = 1024 0.0753 (0.0875), M = 4096 0.163 (CUDA's twin 0.136; not its register
 // cap: 64 spills 28 bytes, 128 runs 0.160, none 0.171).
@@ -15,11 +15,14 @@
 // order through one more exchange; the same passes run again (the inverse as the forward
 // transform of the conjugate) and the valid outputs leave from registers, coalesced.
 //
+// 16384 points (filters up to 8192 taps, as CUDA's twin) exchange in index halves (HALVES,
+// fft_register_passes.h): 1024 work-items in 36 KiB.
+//
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y), as conv1d_fft_fused.cl.
 // Launch:  ceil(ceil(n_out / B) / 2) groups of L / min(L, POINTS_PER_THREAD) work-items (512 at
 //          8192 points, 16 a work-item).
-// Defines: REGISTERS (any value), LOG2_SIZE (4..13), POINTS_PER_THREAD (8, 16; 16 if absent);
-//          REGISTER_CAP as fft_stockham_registers.h.
+// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16; 16 if absent);
+//          HALVES (0 or absent, 1); REGISTER_CAP as fft_stockham_registers.h.
 
 #define COLUMNS 1
 #ifndef POINTS_PER_THREAD
@@ -76,6 +79,7 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
             v[it * RL + r] = (float2)(z.x * scale, -z.y * scale);
         }
     }
+#if !HALVES
 #define TO_FIRST_PASS_ORDER(COMP)                                                                \
     do {                                                                                         \
         _Pragma("unroll") for (int it = 0; it < PPT / RL; ++it) {                                \
@@ -91,6 +95,42 @@ void conv1d_fft_fused(__global const float* restrict x, int n, __global const fl
         }                                                                                        \
         barrier(CLK_LOCAL_MEM_FENCE);                                                            \
     } while (0)
+#else
+    // In index halves: round h moves the indices of half h, which are the second half of the
+    // radices' r on both sides (j < L / RL and j < L / R0); round 0's loads go to `got`, as a
+    // work-item's round-1 stores may be the registers they would overwrite.
+#define TO_FIRST_PASS_ORDER_ROUND(COMP, h, got)                                                  \
+    do {                                                                                         \
+        _Pragma("unroll") for (int it = 0; it < PPT / RL; ++it) {                                \
+            _Pragma("unroll") for (int q = 0; q < RL / 2; ++q) {                                 \
+                buf[lid + it * THREADS + q * (L / RL)] = v[it * RL + (h) * (RL / 2) + q] COMP;   \
+            }                                                                                    \
+        }                                                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+        _Pragma("unroll") for (int it = 0; it < PPT / R0; ++it) {                                \
+            _Pragma("unroll") for (int q = 0; q < R0 / 2; ++q) {                                 \
+                const float e = buf[lid + it * THREADS + q * (L / R0)];                          \
+                if ((h) == 0) {                                                                  \
+                    got[it * (R0 / 2) + q] = e;                                                  \
+                } else {                                                                         \
+                    v[it * R0 + R0 / 2 + q] COMP = e;                                            \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                            \
+    } while (0)
+#define TO_FIRST_PASS_ORDER(COMP)                                                                \
+    do {                                                                                         \
+        float got[PPT / 2];                                                                      \
+        TO_FIRST_PASS_ORDER_ROUND(COMP, 0, got);                                                 \
+        TO_FIRST_PASS_ORDER_ROUND(COMP, 1, got);                                                 \
+        _Pragma("unroll") for (int it = 0; it < PPT / R0; ++it) {                                \
+            _Pragma("unroll") for (int q = 0; q < R0 / 2; ++q) {                                 \
+                v[it * R0 + q] COMP = got[it * (R0 / 2) + q];                                    \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
+#endif
     TO_FIRST_PASS_ORDER(.x);
     TO_FIRST_PASS_ORDER(.y);
     REGISTER_PASSES();

@@ -61,13 +61,11 @@ impl Sections {
     }
 }
 
-/// Longest transform of the fused overlap-save kernel on CUDA (kernels/cuda/conv1d_fft_fused.cu):
-/// 16384 points of float2, padded, are 139 KiB of dynamic shared memory.
+/// Longest transform of the fused overlap-save kernel, on both GPU backends: 16384 points, 1024
+/// threads of 16 in registers, exchanged through 72 KiB of floats on CUDA
+/// (kernels/cuda/conv1d_fft_fused_registers.cuh) and in index halves through 36 KiB on OpenCL
+/// (kernels/opencl/conv1d_fft_fused_registers.h: NVIDIA's OpenCL gives a work-group 48 KiB).
 pub const FUSED_MAX_FFT_LEN: usize = 16384;
-/// Longest on OpenCL (kernels/opencl/conv1d_fft_fused.cl): 8192 points, its register kernel's
-/// exchange of floats (36 KiB, padded) within the 48 KiB of local memory NVIDIA's OpenCL gives a
-/// work-group.
-pub const FUSED_MAX_FFT_LEN_OPENCL: usize = 8192;
 /// Longest transform the fused kernel picks unless its filter needs more (see [`OverlapSave::new`]).
 const DEFAULT_MAX_FFT_LEN: usize = 8192;
 /// Longest filter the fused kernel takes on a backend whose transforms go to `max_fft_len`: its
@@ -182,11 +180,8 @@ mod tests {
         assert_eq!(OverlapSave::new(1 << 24, 8192, None, FUSED_MAX_FFT_LEN).unwrap().fft_len, 16384);
         assert_eq!(OverlapSave::new(1 << 24, 4096, Some(16384), FUSED_MAX_FFT_LEN).unwrap().block_len, 12289);
         assert!(OverlapSave::new(10, 8193, None, FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("8192 taps"));
-        // OpenCL's shorter transforms: 8192 points for filters up to 4096 taps.
-        let opencl = |m| OverlapSave::new(1 << 24, m, None, FUSED_MAX_FFT_LEN_OPENCL);
-        let lens = (opencl(1024).unwrap().fft_len, opencl(2048).unwrap().fft_len, opencl(4096).unwrap().fft_len);
-        assert_eq!(lens, (4096, 8192, 8192));
-        assert!(opencl(4097).is_err());
+        let lens = |m| OverlapSave::new(1 << 24, m, None, FUSED_MAX_FFT_LEN).unwrap().fft_len;
+        assert_eq!((lens(1024), lens(2048), lens(4096), lens(4097)), (4096, 8192, 8192, 16384));
         assert!(OverlapSave::new(10, 4096, Some(4096), FUSED_MAX_FFT_LEN).unwrap_err().to_string().contains("fft_len"));
     }
 
