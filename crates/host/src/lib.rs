@@ -1,9 +1,10 @@
 //! What the CPU backends (`scalar`, `simd`) share, written once: the [`Algorithm`] life cycle
-//! around a [`Kernel`], the replicate border, the u8 rounding rules every u8 output must agree
+//! around a [`Kernel`], buffers on a cache line, the replicate border, the u8 rounding rules every u8 output must agree
 //! on to the bit, the u8 box-window limit, and the CPU's name.
 //!
 //! [`Algorithm`]: dspbench_core::Algorithm
 
+pub mod aligned;
 pub mod border;
 pub mod cpu;
 mod lifecycle;

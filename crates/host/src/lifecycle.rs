@@ -1,6 +1,7 @@
 //! The [`Algorithm`] life cycle of a CPU kernel (problem check, poisoned output, run-before-upload
 //! guard, download), so each variant file only holds its arithmetic.
 
+use crate::aligned::Aligned;
 use dspbench_core::{
     Algorithm, AlgorithmId, Complex32, Error, ExecInfo, Input, Output, Problem, RunTime, Transfer, VariantInfo,
 };
@@ -89,8 +90,9 @@ pub struct Planned<K: Kernel> {
     problem: Problem,
     context: K::Context,
     kernel: K,
-    /// `None` until the first upload.
-    output: Option<Vec<K::Out>>,
+    /// `None` until the first upload. On a cache line: vector stores into it never split one
+    /// (see `aligned`).
+    output: Option<Aligned<K::Out>>,
 }
 
 impl<K: Kernel> Planned<K> {
@@ -129,7 +131,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
                 self.id.variant, self.problem
             ))
         })?;
-        self.output = Some(output);
+        self.output = Some(Aligned::from_slice(&output));
         Ok(Transfer::default())
     }
 
@@ -141,7 +143,7 @@ impl<K: Kernel> Algorithm for Planned<K> {
 
     fn download(&mut self) -> Result<(Output, Transfer), Error> {
         let Some(output) = self.output.as_ref() else { return Err(self.not_uploaded("download")) };
-        Ok((K::Out::into_output(output.clone()), Transfer::default()))
+        Ok((K::Out::into_output(output.to_vec()), Transfer::default()))
     }
 }
 
@@ -159,4 +161,51 @@ pub fn copy_checked<T: Copy>(dst: &mut [T], src: &[T], what: &str) -> Result<(),
 /// dispatch rules this out; the kernels still refuse rather than panic).
 pub fn wrong_workload(variant: &VariantInfo, what: impl std::fmt::Display) -> Error {
     Error::input(format!("{} variant `{}` cannot take {what}", variant.workload, variant.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Copies;
+
+    impl ExecContext for () {
+        fn exec_info(&self, _: usize, details: BTreeMap<String, String>) -> ExecInfo {
+            ExecInfo { isa: None, threads: None, details }
+        }
+    }
+
+    /// Copies the samples and records whether the output it was handed starts on a cache line.
+    impl Kernel for Copies {
+        type Out = Complex32;
+        type Context = ();
+
+        fn load(&mut self, _: &Input, _: &()) -> Result<(), Error> {
+            Ok(())
+        }
+
+        fn compute(&mut self, out: &mut [Complex32], _: &()) {
+            let on_a_line = out.as_ptr() as usize % 64 == 0;
+            out.fill(Complex32::new(f32::from(u8::from(on_a_line)), 0.0));
+        }
+    }
+
+    #[test]
+    fn kernels_write_an_output_on_a_cache_line_and_download_returns_it() {
+        let problem = Problem::Fft { size: 1000, batch: 3 };
+        let id = AlgorithmId {
+            workload: problem.workload(),
+            variant: "copies".into(),
+            backend: "test".into(),
+            device: "cpu".into(),
+        };
+        let mut planned = Planned::boxed(id, problem, (), Copies);
+        assert!(planned.run().is_err(), "a run before the upload is refused");
+        let input = Input::Fft { data: vec![Complex32::default(); 3000], size: 1000, batch: 3 };
+        planned.upload(&input).unwrap();
+        planned.run().unwrap();
+        let (Output::Complex(values), _) = planned.download().unwrap() else { panic!("complex output") };
+        assert_eq!(values.len(), 3000);
+        assert!(values.iter().all(|v| v.re == 1.0), "the output buffer starts on a cache line");
+    }
 }

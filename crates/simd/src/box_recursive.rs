@@ -9,7 +9,6 @@
 //! (replicate border), so a window of any size, larger than the image included, gives the exact
 //! box mean.
 
-use crate::aligned::Aligned;
 use crate::border::{clamped, fill_edges, window_rows};
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
@@ -17,6 +16,7 @@ use crate::pixel::{check_window, Pixel};
 use crate::sum::Sum;
 use crate::vector::{PrefixSum, MAX_F32_LANES};
 use dspbench_core::{Algorithm, AlgorithmId, DType, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::aligned::Aligned;
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {

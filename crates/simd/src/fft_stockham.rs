@@ -6,6 +6,7 @@
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::stockham::Stockham;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
+use dspbench_host::aligned::Aligned;
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
@@ -49,12 +50,15 @@ pub(crate) fn plan_transform(
         let per_chunk = batch.div_ceil(cpu.workers.chunks(batch, 1));
         (batch.div_ceil(per_chunk), per_chunk)
     };
-    let scratch = if parallel_passes { vec![vec![zero; size]] } else { vec![vec![zero; size]; chunks] };
+    // Every buffer on a cache line, as the output is: an AVX-512 vector of a pass then never
+    // splits one (see dspbench_host::aligned).
+    let buffers = if parallel_passes { 1 } else { chunks };
+    let scratch = (0..buffers).map(|_| Aligned::new(size, zero)).collect();
     let kernel = FftStockham {
         variant,
         size,
         fft,
-        data: vec![zero; size * batch],
+        data: Aligned::new(size * batch, zero),
         scratch,
         chunks,
         transforms_per_chunk,
@@ -67,9 +71,9 @@ struct FftStockham {
     variant: &'static VariantInfo,
     size: usize,
     fft: Stockham,
-    data: Vec<Complex32>,
+    data: Aligned<Complex32>,
     /// One transform's worth per chunk of the batch (one in all when the passes are shared out).
-    scratch: Vec<Vec<Complex32>>,
+    scratch: Vec<Aligned<Complex32>>,
     chunks: usize,
     transforms_per_chunk: usize,
     parallel_passes: bool,

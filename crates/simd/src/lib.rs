@@ -9,7 +9,6 @@
 //! Every variant allocates its buffers at plan time, copies the input into its own buffers at
 //! upload, and computes in `run` without allocating.
 
-mod aligned;
 mod border;
 mod butterfly;
 mod divide;

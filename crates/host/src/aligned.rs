@@ -4,7 +4,10 @@
 //! allocator happens to place the row off a line, and loads that follow such stores cannot take
 //! their data from the store buffer. Measured on the 2-core Zen 5 VM: `recursive` f32 on a
 //! 1024 x 1024 image ran in 0.3 ms in processes whose column row began on a line and in 30-80 ms
-//! in those where it began 16 or 48 bytes past one (docs/findings.md, issue 11).
+//! in those where it began 16 or 48 bytes past one (docs/findings.md, issue 11). The same held
+//! for the FFTs on an Intel Xeon, whose buffers (large allocations, placed 16 bytes past a page by
+//! the allocator, or wherever the heap had room) split every AVX-512 access: the kernels' outputs
+//! and the FFTs' own buffers now start on a line too (docs/findings.md, issue 15, session 11).
 
 use std::ops::{Deref, DerefMut};
 
@@ -12,7 +15,7 @@ use std::ops::{Deref, DerefMut};
 const ALIGN: usize = 64;
 
 /// `len` values, element `at` on a 64-byte boundary; derefs to the `len` values.
-pub(crate) struct Aligned<T> {
+pub struct Aligned<T> {
     buffer: Vec<T>,
     start: usize,
     len: usize,
@@ -20,18 +23,28 @@ pub(crate) struct Aligned<T> {
 
 impl<T: Copy> Aligned<T> {
     /// `len` copies of `value`, element 0 on a boundary.
-    pub(crate) fn new(len: usize, value: T) -> Aligned<T> {
+    pub fn new(len: usize, value: T) -> Aligned<T> {
         Aligned::with_aligned_at(len, value, 0)
     }
 
     /// `len` copies of `value`, element `at` on a boundary (the first whole vector a kernel stores).
-    pub(crate) fn with_aligned_at(len: usize, value: T, at: usize) -> Aligned<T> {
+    pub fn with_aligned_at(len: usize, value: T, at: usize) -> Aligned<T> {
         let size = std::mem::size_of::<T>().max(1);
         let buffer = vec![value; len + ALIGN / size];
         let address = buffer.as_ptr() as usize + at * size;
         // A Vec's heap block never moves while it is not reallocated, and this one never grows.
         let start = (ALIGN - address % ALIGN) % ALIGN / size;
         Aligned { buffer, start, len }
+    }
+}
+
+impl<T: Copy> Aligned<T> {
+    /// A copy of `values`, element 0 on a boundary.
+    pub fn from_slice(values: &[T]) -> Aligned<T> {
+        let Some(&first) = values.first() else { return Aligned { buffer: Vec::new(), start: 0, len: 0 } };
+        let mut aligned = Aligned::new(values.len(), first);
+        aligned.copy_from_slice(values);
+        aligned
     }
 }
 
@@ -66,5 +79,13 @@ mod tests {
             }
         }
         assert_eq!(Aligned::new(3, 7u32).as_ptr() as usize % ALIGN, 0);
+    }
+
+    #[test]
+    fn a_copy_keeps_the_values_on_a_line() {
+        let values: Vec<u8> = (0..=200).collect();
+        let copy = Aligned::from_slice(&values);
+        assert_eq!((&copy[..], copy.as_ptr() as usize % ALIGN), (&values[..], 0));
+        assert!(Aligned::<u8>::from_slice(&[]).is_empty());
     }
 }
