@@ -87,7 +87,11 @@ pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>, asked: bool) -> 
 /// reads cost more than the second global read they save), the four-step 0.0978 / 0.185 / 0.365,
 /// cuFFT 0.0836 / 0.161 / 0.320. A third form, each block's own half read at the tile's start and
 /// the other copied ahead into a stage by a persistent grid, was verified and ran slower still
-/// (0.0972 / 0.196 / 0.434) and was taken out.
+/// (0.0972 / 0.196 / 0.434) and was taken out; so was a fourth, one block a transform reading
+/// both halves once and parking column 1's operands in shared memory while it transforms column 0
+/// (0.1149 / 0.2175 / 0.4224, reports/2026-11-26-h100/experiments/call-75): half the blocks doing
+/// twice the passes, which bind the fold more than its second read. (These with the split
+/// exchange; the reads form now exchanges whole, see split_exchange.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fold {
     /// Both blocks read both halves from global memory (the second read mostly from L2).
@@ -255,8 +259,13 @@ fn register_shared_bytes(tile: usize, skew: usize, path: Path, split: bool) -> u
 /// the SM more L1 (16384 x 1024 unpipelined: split 0.111, whole 0.114; 2^24 x 1 as 4096 x 4096,
 /// 4 columns a block: split 0.246, whole 0.252) and where whole does not fit (16384 points
 /// pipelined: 128 KiB of staging and 72 KiB of split exchange fit, 144 KiB of whole do not).
-fn split_exchange(asked: Option<bool>, tile: usize, skew: usize, path: Path, max_shared: usize) -> bool {
-    asked.unwrap_or_else(|| tile == BLOCK_POINTS || register_shared_bytes(tile, skew, path, false) > max_shared)
+/// A folded launch (`folded`, its passes binding: see Fold) exchanges whole where it fits:
+/// 2^15 x 264 / 512 / 1024 0.0900 / 0.1670 / 0.3050 ms against split's 0.0938 / 0.1725 / 0.3105
+/// (reports/2026-11-26-h100/experiments/call-80).
+fn split_exchange(asked: Option<bool>, tile: usize, skew: usize, path: Path, max_shared: usize, folded: bool) -> bool {
+    asked.unwrap_or_else(|| {
+        (tile == BLOCK_POINTS && !folded) || register_shared_bytes(tile, skew, path, false) > max_shared
+    })
 }
 
 /// float2 from one column's start to the next in shared memory: the kernel's PITCH.
@@ -344,7 +353,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             let pipelined = path == Path::Pipelined;
             let max_shared = ctx.gpu.facts.limits.max_shared_per_block;
             let skew = skew_len(&pass, columns);
-            let split = split_exchange(asked_split, columns * pass.len, skew, path, max_shared);
+            let split = split_exchange(asked_split, columns * pass.len, skew, path, max_shared, pass.fold);
             let mut defines =
                 defines.set("REGISTERS", 1).set("SPLIT", u32::from(split)).set("PIPELINE", u32::from(pipelined));
             if four_step(&pass) {
@@ -562,18 +571,21 @@ mod tests {
         assert_eq!(path_for(&narrow, 4, 1024, Some(Path::Pipelined)), Path::Registers);
         // The exchange is whole but for 16384-point tiles (where pipelined, whole does not fit).
         let most = Limits::H100.max_shared_per_block;
-        assert!(split_exchange(None, 16384, 0, Path::Pipelined, most));
+        assert!(split_exchange(None, 16384, 0, Path::Pipelined, most, false));
         assert_eq!(register_shared_bytes(16384, 0, Path::Pipelined, true), 204_800);
         // A four-step tile of 16384 points: its column skew fits beside either exchange.
         assert_eq!(skew_len(&largest_split[0], 4), 32);
         assert_eq!(register_shared_bytes(16384, 32, Path::Registers, false), 147_712);
         assert_eq!(register_shared_bytes(16384, 32, Path::Pipelined, true), 204_928);
-        assert!(split_exchange(None, 16384, 32, Path::Registers, most));
-        assert!(split_exchange(None, 16384, 32, Path::Pipelined, most));
-        assert!(split_exchange(None, 16384, 0, Path::Registers, most));
-        assert!(!split_exchange(Some(false), 16384, 32, Path::Registers, most));
-        assert!(!split_exchange(None, 8192, 0, Path::Pipelined, most));
-        assert!(split_exchange(Some(true), 4096, 0, Path::Registers, most));
+        assert!(split_exchange(None, 16384, 32, Path::Registers, most, false));
+        assert!(split_exchange(None, 16384, 32, Path::Pipelined, most, false));
+        assert!(split_exchange(None, 16384, 0, Path::Registers, most, false));
+        assert!(!split_exchange(Some(false), 16384, 32, Path::Registers, most, false));
+        assert!(!split_exchange(None, 8192, 0, Path::Pipelined, most, false));
+        assert!(split_exchange(Some(true), 4096, 0, Path::Registers, most, false));
+        // Folded (2^15): whole where it fits, split beside the cluster form's stage.
+        assert!(!split_exchange(None, 16384, 32, Path::Registers, most, true));
+        assert!(split_exchange(None, 16384, 32, Path::Pipelined, most, true));
         // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
         let largest = passes(16384, 1, None, true)[0];
         assert_eq!(points_per_thread(&largest, sms), 16);
