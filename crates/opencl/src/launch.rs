@@ -59,14 +59,11 @@ impl Launch {
         let mut values = Vec::new();
         for (index, arg) in args.iter().enumerate() {
             let index = index as cl_uint;
-            let set = match *arg {
-                Arg::Value { slot, len } => {
-                    values.push((index, slot, len));
-                    set_bytes(&kernel, index, &vec![0u8; len])
-                }
-                other => set_arg(&kernel, index, other),
-            };
-            set.map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
+            if let Arg::Value { slot, len } = *arg {
+                values.push((index, slot, len));
+            }
+            set_arg(&kernel, index, *arg)
+                .map_err(|e| cl_failure(e, &format!("setting argument {index} of `{entry}`")))?;
         }
         let group = local[0] * local[1];
         let limit = kernel_group_limit(device, program, &kernel, entry)?;

@@ -253,45 +253,14 @@ impl Algorithm for Planned {
         self.uploaded = false;
         let mut transfer = Transfer { ms: Some(0.0), bytes: 0 };
         for (role, buffer) in &mut self.inputs {
-            let Some(bytes) = input_bytes(*role, input) else {
-                return Err(Error::input(format!(
-                    "{} `{}` cannot take this input (it has no {})",
-                    self.id.workload,
-                    self.id.variant,
-                    role_name(*role)
-                )));
-            };
-            // The buffer was sized from the problem; another length means the input's buffers do
-            // not fit its own shape (its fields are public, so nothing else checked that).
-            if bytes.len() != buffer.bytes() {
-                return Err(Error::input(format!(
-                    "the {} holds {} bytes, the planned problem needs {}",
-                    role_name(*role),
-                    bytes.len(),
-                    buffer.bytes()
-                )));
-            }
+            let bytes = input_part(&self.id, *role, input, buffer.bytes())?;
             let event = buffer.write(&self.queue, bytes)?;
             transfer.ms = Some(transfer.ms.unwrap_or(0.0) + event_ms(&event)?);
             transfer.bytes += bytes.len() as u64;
         }
         // Arguments by value travel with each launch: no transfer of their own.
         for (slot, &(role, len)) in self.values.iter().enumerate() {
-            let Some(bytes) = input_bytes(role, input) else {
-                return Err(Error::input(format!(
-                    "{} `{}` cannot take this input (it has no {})",
-                    self.id.workload,
-                    self.id.variant,
-                    role_name(role)
-                )));
-            };
-            if bytes.len() != len {
-                return Err(Error::input(format!(
-                    "the {} holds {} bytes, the planned problem needs {len}",
-                    role_name(role),
-                    bytes.len()
-                )));
-            }
+            let bytes = input_part(&self.id, role, input, len)?;
             for launch in self.prepare.iter().chain(&self.steps) {
                 launch.set_value(slot, bytes)?;
             }
@@ -375,6 +344,28 @@ fn read_as<T: Plain + Default>(
 }
 
 /// The bytes of the part of `input` that `role` names, if `input` has it.
+/// The part of `input` that `role` names for plan `id`, checked to hold the `len` bytes the plan
+/// sized for it: another length means the input's buffers do not fit its own shape (its fields
+/// are public, so nothing else checked that).
+fn input_part<'a>(id: &AlgorithmId, role: Role, input: &'a Input, len: usize) -> Result<&'a [u8], Error> {
+    let Some(bytes) = input_bytes(role, input) else {
+        return Err(Error::input(format!(
+            "{} `{}` cannot take this input (it has no {})",
+            id.workload,
+            id.variant,
+            role_name(role)
+        )));
+    };
+    if bytes.len() != len {
+        return Err(Error::input(format!(
+            "the {} holds {} bytes, the planned problem needs {len}",
+            role_name(role),
+            bytes.len()
+        )));
+    }
+    Ok(bytes)
+}
+
 fn input_bytes(role: Role, input: &Input) -> Option<&[u8]> {
     Some(match (role, input) {
         (Role::Signal, Input::Conv1d { signal, .. }) => bytes_of(signal),
