@@ -3,9 +3,17 @@
 //! With the filter reversed (g[k] = h[M-1-k]) and the signal padded with M-1 zeros on both
 //! sides (xp), y[i] = sum_k g[k] xp[i + k]: a block of consecutive outputs is a set of vector
 //! accumulators, and each tap adds its splatted weight times the signal loaded at the tap's
-//! offset to all of them, so a weight is loaded once per block rather than once per output. The
-//! zeros cost some multiply-adds at both ends of the output and spare every bounds test. The
-//! output is cut into runs of whole blocks, one chunk of work each.
+//! offset to all of them. The zeros cost some multiply-adds at both ends of the output and spare
+//! every bounds test. The output is cut into runs of whole blocks, one chunk of work each.
+//!
+//! Loads, not multiply-adds, bound the plain form (a weight splatted once a tap, then one signal
+//! load a multiply-add): at 15 of 16 tap offsets an AVX-512 load straddles two cache lines, and
+//! Intel's cores pay two load slots for it, so a Xeon ran it at 2.0-2.5x of its FMA limit. So
+//! the taps go in groups that share loads: taps k, k + V, .., k + (J - 1) V (V lanes a vector)
+//! all read the signal at offsets k + V w, and the vector loaded at k + V w serves accumulator b
+//! with tap k + V (w - b) for every b it reaches. A group of J taps over B accumulators takes
+//! B + J - 1 signal loads and J splats for B J multiply-adds instead of B J loads and J splats;
+//! the taps an offset has beyond whole groups go one at a time, the plain way.
 
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
@@ -21,10 +29,17 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     domain: Domain::Any,
 };
 
-/// Vectors of outputs per block on levels with 32 vector registers (AVX-512, NEON) and with 16:
-/// the accumulators, the weight and a loaded vector must all stay in registers.
+/// Vectors of outputs per block (B) and taps per group (J) on levels with 32 vector registers
+/// (AVX-512, NEON) and with 16: the B accumulators, J weights and a loaded vector must all stay
+/// in registers, and B independent accumulators must cover two FMA pipes' latency (4 with 16
+/// registers held AVX2 at about half its rate). Measured on N = 10^6, M = 512, ms on one thread /
+/// two (reports/2026-11-26-h100/experiments/call-84): a Xeon's AVX-512 (B x J) 8 x 1 (the plain
+/// form) 15.1-17.1 / 7.7-9.0, 8 x 4 6.95-7.18 / 4.64-4.76, 12 x 4 17.0-17.4 / 13.3-14.4, 16 x 4
+/// 25.1-28.2 / 14.4-15.6; an EPYC's AVX2 4 x 1 21-22 / 11.3-11.6, 8 x 4 12.5-14.6 / 7.5-8.1.
 const BLOCK_WIDE: usize = 8;
-const BLOCK_NARROW: usize = 4;
+const GROUP_WIDE: usize = 4;
+const BLOCK_NARROW: usize = 8;
+const GROUP_NARROW: usize = 4;
 
 /// Outputs per block at most, on any level.
 const MAX_BLOCK_LEN: usize = BLOCK_WIDE * MAX_F32_LANES;
@@ -98,22 +113,22 @@ impl WithLevel for ChunkOp<'_> {
     #[inline(always)]
     fn with_level<L: Level>(self, simd: L) {
         if L::REGISTER_COUNT >= 32 {
-            convolve::<L, BLOCK_WIDE>(simd, self);
+            convolve::<L, BLOCK_WIDE, GROUP_WIDE>(simd, self);
         } else {
-            convolve::<L, BLOCK_NARROW>(simd, self);
+            convolve::<L, BLOCK_NARROW, GROUP_NARROW>(simd, self);
         }
     }
 }
 
 #[inline(always)]
-fn convolve<L: Level, const B: usize>(simd: L, op: ChunkOp<'_>) {
+fn convolve<L: Level, const B: usize, const J: usize>(simd: L, op: ChunkOp<'_>) {
     let ChunkOp { padded, taps, out } = op;
     let (lanes, m) = (L::F32_LANES, taps.len());
     let block_len = B * lanes;
     let whole_blocks = out.len() / block_len * block_len;
     let mut blocks = out.chunks_exact_mut(block_len);
     for (start, block) in (0..).step_by(block_len).zip(&mut blocks) {
-        let acc = block_sums::<L, B>(simd, &padded[start..][..block_len + m - 1], taps);
+        let acc = block_sums::<L, B, J>(simd, &padded[start..][..block_len + m - 1], taps);
         for (b, acc) in acc.into_iter().enumerate() {
             store_f32s::<L>(&mut block[b * lanes..], acc);
         }
@@ -121,7 +136,7 @@ fn convolve<L: Level, const B: usize>(simd: L, op: ChunkOp<'_>) {
     // The last, partial block: whole vectors into a buffer, the part that exists copied out.
     let rest = blocks.into_remainder();
     if !rest.is_empty() {
-        let acc = block_sums::<L, B>(simd, &padded[whole_blocks..][..block_len + m - 1], taps);
+        let acc = block_sums::<L, B, J>(simd, &padded[whole_blocks..][..block_len + m - 1], taps);
         let mut whole = [0.0f32; MAX_BLOCK_LEN];
         for (b, acc) in acc.into_iter().enumerate() {
             store_f32s::<L>(&mut whole[b * lanes..], acc);
@@ -132,15 +147,36 @@ fn convolve<L: Level, const B: usize>(simd: L, op: ChunkOp<'_>) {
 
 /// The `B` vectors of outputs whose inputs start `reach` (a block's length plus m - 1 long).
 #[inline(always)]
-fn block_sums<L: Level, const B: usize>(simd: L, reach: &[f32], taps: &[f32]) -> [L::f32s; B] {
-    let lanes = L::F32_LANES;
+fn block_sums<L: Level, const B: usize, const J: usize>(simd: L, reach: &[f32], taps: &[f32]) -> [L::f32s; B] {
+    let (lanes, m) = (L::F32_LANES, taps.len());
     let mut acc = [simd.splat_f32s(0.0); B];
-    // Tap k reads the block's inputs shifted by k: one window of the reach per tap.
-    for (&tap, inputs) in taps.iter().zip(reach.windows(B * lanes)) {
-        let weight = simd.splat_f32s(tap);
-        for (b, acc) in acc.iter_mut().enumerate() {
-            *acc = simd.multiply_add_f32s(weight, load_f32s::<L>(&inputs[b * lanes..]), *acc);
+    for offset in 0..lanes.min(m) {
+        // Taps offset, offset + V, ..: whole groups of J, then the rest one at a time.
+        let count = (m - offset).div_ceil(lanes);
+        let grouped = offset + count / J * J * lanes;
+        for first in (offset..grouped).step_by(J * lanes) {
+            tap_group::<L, B, J>(simd, &mut acc, &reach[first..][..(B + J - 1) * lanes], &taps[first..]);
+        }
+        for first in (grouped..m).step_by(lanes) {
+            tap_group::<L, B, 1>(simd, &mut acc, &reach[first..][..B * lanes], &taps[first..]);
         }
     }
     acc
+}
+
+/// Adds taps t[0], t[V], .., t[(J - 1) V] (V lanes a vector) to the accumulators, the signal
+/// `reach` starting at the first tap's offset: the vector at V w serves accumulator b with tap
+/// t[V (w - b)].
+#[inline(always)]
+fn tap_group<L: Level, const B: usize, const J: usize>(simd: L, acc: &mut [L::f32s; B], reach: &[f32], taps: &[f32]) {
+    let lanes = L::F32_LANES;
+    let weights: [L::f32s; J] = std::array::from_fn(|j| simd.splat_f32s(taps[j * lanes]));
+    for w in 0..B + J - 1 {
+        let inputs = load_f32s::<L>(&reach[w * lanes..]);
+        for (j, &weight) in weights.iter().enumerate() {
+            if let Some(b) = w.checked_sub(j).filter(|&b| b < B) {
+                acc[b] = simd.multiply_add_f32s(weight, inputs, acc[b]);
+            }
+        }
+    }
 }

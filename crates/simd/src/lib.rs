@@ -12,6 +12,7 @@
 mod border;
 mod butterfly;
 mod divide;
+mod fma_peak;
 mod isa;
 mod kernel;
 mod level;
@@ -40,6 +41,8 @@ use dspbench_core::{
 use isa::Isa;
 use kernel::Cpu;
 use std::collections::BTreeMap;
+
+pub use fma_peak::{fma_peak_gflops, fma_peak_isa};
 
 /// The SIMD, multi-core CPU backend (`simd`).
 #[derive(Debug, Clone, Copy, Default)]
