@@ -38,6 +38,15 @@ const ROWS: usize = 128;
 const RING_ENTRY: &str = "box_filter_fast_ring_u8";
 const RING_THREADS: u32 = 256;
 const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
+/// The u8 tensor-core form (kernels/cuda/box_filter_fast_mma.cu): MMA_THREADS, MMA_OUT_COLS
+/// output columns a block and MMA_SHARED_BYTES of dynamic shared memory (3 input buffers of 32 x
+/// 240 bytes, 2 output tiles of 32 x 144, the warps' H operands 8 x 3 x 2 x 32 x 16 bytes, the
+/// vertical band matrices 2 x 3 x 32 x 16 bytes).
+pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
+const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
+const MMA_THREADS: u32 = 256;
+const MMA_OUT_COLS: usize = 128;
+const MMA_SHARED_BYTES: u32 = 3 * 32 * 240 + 2 * 32 * 144 + 16 * (8 * 3 * 2 * 32 + 2 * 3 * 32);
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
 /// while the row warps wait), so shallow strips favour the word form. Measured on an H100
@@ -63,10 +72,13 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
 fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
     let window = window_arg(window)?;
-    let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     let strips = ctx.tunables.positive_opt("strips")?;
     let fused = fused_launch(dtype, width, height, window as usize);
     let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
+    if form == Some(U8Form::Mma) {
+        return build_mma::<P>(ctx, strips);
+    }
+    let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     // The u8 images the fused kernel takes a word at a time: the word form or the ring form.
     let word_width = dtype == DType::U8 && width % 4 == 0 && fused.is_some();
     let (launches, colsum_t) = if let Some(fused) = fused {
@@ -104,6 +116,37 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         (launches, Some(alloc(&ctx.gpu.stream, width * height, "the transposed column sums")?))
     };
     let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
+    ctx.finish(kernel)
+}
+
+/// The tensor-core form: one launch of blocks of MMA_OUT_COLS columns down strips of rows.
+fn build_mma<P: Pixel>(ctx: PlanContext<'_>, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
+    let Problem::BoxFilter { width, height, window, .. } = ctx.problem else { return Err(wrong_input()) };
+    if ctx.gpu.facts.compute_capability.0 < 8 {
+        return Err(Error::unsupported(format!(
+            "box-filter `fast` form mma needs the integer mma.m16n8k32 of compute capability 8.0 and later, not {}.{}",
+            ctx.gpu.facts.compute_capability.0, ctx.gpu.facts.compute_capability.1
+        )));
+    }
+    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines::<P>())?;
+    let columns = width.div_ceil(MMA_OUT_COLS);
+    let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
+    let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, (MMA_THREADS, 1), MMA_SHARED_BYTES)?;
+    let strips = match strips {
+        Some(n) => n,
+        None => {
+            let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
+            one_wave_strips(columns, height, slots)
+        }
+    };
+    launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
+    let kernel = BoxFast::<P> {
+        image: ImageBuffers::new(ctx.gpu, width, height)?,
+        colsum_t: None,
+        window: window_arg(window)?,
+        module,
+        launches: vec![launch],
+    };
     ctx.finish(kernel)
 }
 

@@ -165,11 +165,17 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         return;
     }
     let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
-    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (64, 64), (4, 5)] {
-        for form in ["ring", "words"] {
-            for window in [1, 3, 17, 19, 33, 63] {
+    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (1040, 1100), (64, 64), (4, 5), (256, 7)] {
+        // The tensor-core form takes widths a multiple of 16 (and GPUs of sm_80 on).
+        for form in ["ring", "words", "mma"].into_iter().filter(|&f| f != "mma" || width % 16 == 0) {
+            for window in [1, 3, 5, 9, 17, 19, 25, 31, 33, 35, 63] {
                 let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
                 let tunables = Params::new().with("form", form);
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(Error::Unsupported(m)) = backend().plan(&request) {
+                    assert!(form == "mma" && m.contains("compute capability 8.0"), "{problem} {form}: {m}");
+                    continue;
+                }
                 let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
                 assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {form}");
             }
@@ -190,6 +196,9 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         let err = plan(width, 300, dtype, window, &ring).err().expect("a bad input");
         assert!(matches!(&err, Error::Input(m) if m.contains("`form`")), "{width} {dtype} {window}: {err}");
     }
+    let mma = Params::new().with("form", "mma");
+    let err = plan(1000, 300, DType::U8, 31, &mma).err().expect("a bad input");
+    assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains("16")), "{err}");
 }
 
 /// The matrix's 2^15-point batches (1 and 3) take the four-step's two launches; batches of two

@@ -109,6 +109,9 @@ pub fn one_wave_strips(column_groups: usize, height: usize, slots: usize) -> usi
 pub enum U8Form {
     Words,
     Ring,
+    /// Both window sums as products with band matrices on the tensor cores (CUDA, widths a
+    /// multiple of 16: kernels/cuda/box_filter_fast_mma.cu).
+    Mma,
 }
 
 impl U8Form {
@@ -125,12 +128,22 @@ impl U8Form {
         let form = match name {
             "words" => U8Form::Words,
             "ring" => U8Form::Ring,
-            _ => return Err(Error::input(format!("box-filter `fast` tunable `form` is ring or words; got `{name}`"))),
+            "mma" => U8Form::Mma,
+            _ => {
+                return Err(Error::input(format!(
+                    "box-filter `fast` tunable `form` is ring, words or mma; got `{name}`"
+                )))
+            }
         };
         if dtype != DType::U8 || width % 4 != 0 || window > FUSED_MAX_WINDOW {
             return Err(Error::input(format!(
                 "box-filter `fast` tunable `form` applies to u8 images of widths a multiple of 4 with windows up to \
                  {FUSED_MAX_WINDOW}, not to {dtype} {width} x {height}, m = {window}"
+            )));
+        }
+        if form == U8Form::Mma && width % 16 != 0 {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `form` = mma applies to widths a multiple of 16, not to {width} x {height}"
             )));
         }
         Ok(Some(form))
@@ -165,12 +178,14 @@ mod tests {
         };
         assert_eq!(asked("ring", DType::U8, 1024, 63).unwrap(), Some(U8Form::Ring));
         assert_eq!(asked("words", DType::U8, 1024, 5).unwrap(), Some(U8Form::Words));
+        assert_eq!(asked("mma", DType::U8, 1024, 63).unwrap(), Some(U8Form::Mma));
         assert_eq!(U8Form::asked(&Params::new(), DType::F32, 1023, 100, 65).unwrap(), None);
         for (form, dtype, width, window, named) in [
             ("bytes", DType::U8, 1024, 5, "bytes"),
             ("ring", DType::F32, 1024, 5, "f32"),
             ("ring", DType::U8, 1022, 5, "1022"),
             ("words", DType::U8, 1024, 65, "m = 65"),
+            ("mma", DType::U8, 1028, 5, "1028"),
         ] {
             let err = asked(form, dtype, width, window).unwrap_err();
             assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains(named)), "{err}");

@@ -246,6 +246,12 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let input = image.buffers(&mut plan)?;
     let strips = ctx.tunables.positive_opt("strips")?;
     let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
+    if form == Some(U8Form::Mma) {
+        return Err(Error::unsupported(
+            "box-filter `fast` form mma (the tensor cores' integer products) is CUDA's: OpenCL has no matrix \
+             instructions",
+        ));
+    }
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
         if image.dtype == DType::U8 && w % 4 == 0 {
             // The ring form: forced by tunable `form`, or by default on NVIDIA where its one-wave

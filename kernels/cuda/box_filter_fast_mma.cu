@@ -1,0 +1,421 @@
+// box-filter `fast`, u8: box_filter_fast_mma_u8, both window sums on the tensor cores.
+//
+// Why. The u8 forms of box_filter_fast.cu run at 40-60% of an H100's copy bandwidth, bound by
+// instruction issue: about 20 instructions a pixel (byte unpacking, two running sums, the mean,
+// packing), at a byte a pixel of traffic. A window sum is a product with a band matrix of ones,
+// and the tensor cores' integer multiply-add (mma.m16n8k32, u8 x u8 -> s32, exact) does 4096
+// multiply-adds an instruction: both sums cost a few instructions per 128 pixels, and what is
+// left a pixel is moving bytes and the mean.
+//
+// How. A block of MMA_THREADS = 256 threads (8 warps) owns MMA_OUT_COLS = 128 output columns
+// (a warp: a slab of 16) and walks a strip of rows in steps of STEP_ROWS = 32 image rows:
+//  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 207 into a buffer
+//    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies);
+//    rows are clamped as copied. Pieces left or right of the image are not copied (filling
+//    them with the edge byte, a load and a store, held the edge blocks and so the one-wave grid
+//    at twice the time, call-85): the band matrix gives their columns no weight and gives the
+//    image's edge column the weight of the window's columns beyond it.
+//  - Horizontal sums (pass 1), one group of 32 input rows a step: for each 8 rows,
+//      H^T (16 slab columns x 8 rows) = Band_x (16 x 32 kh) . X^T (32 kh x 8),
+//    A = Band_x (ones where the input column lies in the output column's window), B = the
+//    staged rows (a thread's B word is 4 consecutive bytes of one row: one shared load).
+//    kh = 1, 2 or 3 steps of 32 columns by the window (16 + r + 4 ceil(r / 4) <= 32 kh).
+//  - Vertical sums (pass 2): the 32 output rows of block q need input groups q .. q + G - 1
+//    (G = 1 + ceil(2r / 32)); for each half of 16 output rows and each 8 of the slab's columns,
+//      V (16 rows x 8 columns) = sum over the groups of Band_y (16 x 32) . H (32 x 8),
+//    B = H, straight from pass 1's accumulators: a thread holds H at columns g, g + 8 (g =
+//    lane / 4) and rows 2t, 2t + 1 of each 8 (t = lane % 4), which is B's layout (column g,
+//    four k a register) once k is read in a permuted order (mma_k_row below) that Band_y's
+//    columns follow. H reaches 63 x 255, more than a byte: it goes in as two u8 operands,
+//    summed in two accumulators (so each chain is G products long; the low one starts at the
+//    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's slot
+//    of shared memory for the G - 1 steps after the one that made them.
+//  - The mean as the other u8 forms: multiply-high of (V + area / 2) by ceil(2^32 / area),
+//    exact for windows up to 63. Two bytes a thread and row to a staged tile of the block's 32
+//    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
+//    stores).
+// Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
+// g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
+// C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
+//
+// Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
+// Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count),
+//          MMA_SHARED_BYTES of dynamic shared memory; width a multiple of 16, window <= 63,
+//          sm_80 and later.
+
+#include "image_common.cuh"
+
+#define MMA_THREADS 256
+#define MMA_WARPS 8
+#define SLAB 16
+#define MMA_OUT_COLS 128
+#define STEP_ROWS 32
+// A staged row: image columns x0 - 32 .. x0 + 207 (13 pieces of 16 bytes), 240 bytes apart:
+// 60 words, 28 mod 32, so the 8 rows x 4 words of a pass-1 load hit 32 banks.
+#define IN_HALO 32
+#define IN_PIECES 13
+#define IN_PITCH 240
+#define IN_BUFS 3
+// Groups copied ahead of the one a step works on, less one: the copies a step may leave pending.
+#define IN_AHEAD (IN_BUFS - 2)
+#define IN_BYTES (STEP_ROWS * IN_PITCH)
+// The output tile: 32 rows of 128 bytes, 144 apart (36 words: 8 rows x 2 words of a warp's
+// 2-byte stores on 16 banks).
+#define OUT_PITCH 144
+#define OUT_BYTES (STEP_ROWS * OUT_PITCH)
+#define MAX_GROUPS 3
+// Shared memory: input buffers, output tiles (2), each warp's H operands (MAX_GROUPS groups x 2
+// uint4 a lane), Band_y (2 halves x MAX_GROUPS x 32 lanes uint4). Each warp's Band_x, which
+// depends on its slab's place at the image's edges, stays in its registers.
+#define H_UINT4 (MMA_WARPS * MAX_GROUPS * 2 * 32)
+#define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
+// The host mirrors this in crates/cuda/src/box_fast.rs.
+#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * (H_UINT4 + BAND_Y_UINT4))
+
+__device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global)
+{
+    const unsigned int to = (unsigned int)__cvta_generic_to_shared(shared);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(global) : "memory");
+}
+
+__device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+#define MMA_STR2(x) #x
+#define MMA_STR(x) MMA_STR2(x)
+// Waits for every copy group this thread committed but the last IN_BUFS - 2 (those still ahead).
+__device__ __forceinline__ void mma_cp_async_wait_ahead()
+{
+    asm volatile("cp.async.wait_group " MMA_STR(IN_AHEAD) ";" ::: "memory");
+}
+
+// d += a . b, u8 x u8 -> s32.
+__device__ __forceinline__ void mma_u8(unsigned int (&d)[4], const uint4& a, unsigned int b0, unsigned int b1)
+{
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
+}
+
+// The row of H (0 .. 31 within its group) that k of a pass-2 B operand reads: a thread's
+// registers hold rows 2t, 2t + 1 of each 8 (pass 1's C layout), taken as k = 4t .. 4t + 3 (rows
+// 2t, 2t + 1, 8 + 2t, 9 + 2t) and k = 16 + 4t .. (the same + 16).
+__device__ __forceinline__ int mma_k_row(int k)
+{
+    const int a = k & 3;
+    const int t = (k >> 2) & 3;
+    return (k & 16) + 8 * (a >> 1) + 2 * t + (a & 1);
+}
+
+// One uint4 of an A operand (16 x 32 u8), lane `lane`: byte b of register i is element (row g +
+// 8 (i & 1), k 4t + 16 (i >> 1) + b), `weight(row, k)` (0 .. 255).
+template <typename Weight>
+__device__ __forceinline__ uint4 band_fragment(int lane, Weight weight)
+{
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    unsigned int reg[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        unsigned int word = 0;
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+            word |= (unsigned int)weight(g + 8 * (i & 1), 4 * t + 16 * (i >> 1) + b) << (8 * b);
+        }
+        reg[i] = word;
+    }
+    return make_uint4(reg[0], reg[1], reg[2], reg[3]);
+}
+
+// A thread's share of every group's copies, fixed from step to step: pieces t and t + 256 of the
+// 32 rows x 13, those inside the image (pieces left or right of it are not copied: the band
+// matrices give their columns no weight, and the image's edge column the weight of the window's
+// columns beyond it).
+struct StageCopies {
+    int count;
+    int row[2];  // the row within the group
+    int col[2];  // the image column
+    int to[2];   // the byte offset in a buffer
+};
+
+__device__ __forceinline__ StageCopies stage_copies(int x0, int width)
+{
+    StageCopies c;
+    c.count = 0;
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+        const int q = threadIdx.x + k * MMA_THREADS;
+        const int i = q / IN_PIECES;
+        const int p = q - i * IN_PIECES;
+        const int col = x0 - IN_HALO + 16 * p;
+        if (q < STEP_ROWS * IN_PIECES && col >= 0 && col < width) {  // widths, x0: multiples of 16
+            c.row[c.count] = i;
+            c.col[c.count] = col;
+            c.to[c.count] = i * IN_PITCH + 16 * p;
+            ++c.count;
+        }
+    }
+    return c;
+}
+
+// Starts copying a group's staged rows: image rows first_row .. first_row + 31, clamped (32-bit
+// row arithmetic: the suite's images stay below 2^31 pixels).
+__device__ __forceinline__ void stage_group(const StageCopies& c, unsigned char* buf, const unsigned char* in,
+                                            int width, int height, int first_row)
+{
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+        if (k < c.count) {
+            const int y = min(max(first_row + c.row[k], 0), height - 1);
+            mma_cp_async_16(buf + c.to[k], in + ((size_t)(unsigned int)(y * width) + c.col[k]));
+        }
+    }
+}
+
+// What a block's walk down its strip needs.
+struct MmaWalk {
+    const unsigned char* in;
+    unsigned char* out;
+    int width;
+    int height;
+    int r;
+    int r4;
+    int x0;
+    int y0;
+    int y_end;
+    unsigned int magic;
+    unsigned int bias;
+    unsigned char* in_bufs;
+    unsigned char* out_tiles;
+    const uint4* band_y;
+    uint4* my_h;  // this lane's H operands: slot s, slab half n at [(2 s + n) * 32]
+};
+
+// The block's output tile of block q leaves as whole rows (every thread a 16-byte piece: row t /
+// 8, piece t % 8).
+__device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
+{
+    const int t = threadIdx.x;
+    const int row = t >> 3;
+    const int y = w.y0 + STEP_ROWS * q + row;
+    const int c = w.x0 + 16 * (t & 7);
+    if (y < w.y_end && c < w.width) {
+        const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * (t & 7));
+        __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)(y * w.width) + c)), v);
+    }
+}
+
+// The walk down the strip with G groups an output block and KH steps of 32 columns in pass 1,
+// compile-time, so that every loop is unrolled and no index divides by a variable (the first
+// version, with both at run time, spent half its instructions on that: call-87).
+template <int G, int KH>
+__device__ __forceinline__ void mma_walk(const MmaWalk& w)
+{
+    const int t = threadIdx.x;
+    const int lane = t & 31;
+    const int warp = t >> 5;
+    const int g = lane >> 2;
+    const int tg = lane & 3;
+    const int blocks_out = (w.y_end - w.y0 + STEP_ROWS - 1) / STEP_ROWS;
+    const int steps = blocks_out + G - 1;
+    const StageCopies copies = stage_copies(w.x0, w.width);
+
+    // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s + k -
+    // r4): how many columns of i's window read c once clamped to the image, so 1 inside, the
+    // count of the window's columns beyond an edge at the edge column, 0 outside the image.
+    const int slab_x0 = w.x0 + SLAB * warp;
+    uint4 band_x[KH];
+#pragma unroll
+    for (int s = 0; s < KH; ++s) {
+        band_x[s] = band_fragment(lane, [&](int i, int k) {
+            const int c = slab_x0 + 32 * s + k - w.r4;
+            if (c < 0 || c >= w.width) {
+                return 0;
+            }
+            const int lo = max(slab_x0 + i - w.r, c == 0 ? -(1 << 30) : c);
+            const int hi = min(slab_x0 + i + w.r, c == w.width - 1 ? (1 << 30) : c);
+            return max(0, hi - lo + 1);
+        });
+    }
+
+    // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
+#pragma unroll
+    for (int j = 0; j < IN_BUFS - 1; ++j) {
+        if (j < steps) {
+            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j);
+        }
+        mma_cp_async_commit();
+    }
+
+    // The slab's first staged column for pass 1 (slab column -r4), this lane's word of it.
+    const int lane_col = IN_HALO + SLAB * warp - w.r4 + 4 * tg;
+    int buf = 0;   // j % IN_BUFS
+    int slot = 0;  // j % G
+    for (int j = 0; j < steps; ++j) {
+        mma_cp_async_wait_ahead();
+        __syncthreads();
+        if (j >= G) {
+            store_tile(w, j - G);  // the previous step's outputs
+        }
+        // Input group j + IN_BUFS - 1 starts arriving (into the buffer group j - 1 used).
+        const int ahead = j + IN_BUFS - 1;
+        if (ahead < steps) {
+            const int ahead_buf = buf == 0 ? IN_BUFS - 1 : buf - 1;
+            stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead);
+        }
+        mma_cp_async_commit();
+
+        // Pass 1: H^T of group j, 8 rows at a time.
+        const unsigned char* rows = w.in_bufs + buf * IN_BYTES + lane_col;
+        unsigned int h[4][4];
+#pragma unroll
+        for (int n = 0; n < 4; ++n) {
+            h[n][0] = h[n][1] = h[n][2] = h[n][3] = 0;
+            const unsigned char* row = rows + (8 * n + g) * IN_PITCH;
+#pragma unroll
+            for (int s = 0; s < KH; ++s) {
+                const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s);
+                const unsigned int b1 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 16);
+                mma_u8(h[n], band_x[s], b0, b1);
+            }
+        }
+        // As pass-2 B operands: per slab half (columns g, g + 8: c0 c1, c2 c3), two registers of
+        // rows (2t, 2t + 1, 8 + 2t, 9 + 2t) and (+ 16), low bytes and high bytes apart. Kept for
+        // the next G - 1 steps in this lane's slot, and used from registers in this one.
+        uint4 ops[G][2];
+#pragma unroll
+        for (int n = 0; n < 2; ++n) {
+            unsigned int lo[2];
+            unsigned int hi[2];
+#pragma unroll
+            for (int reg = 0; reg < 2; ++reg) {
+                const unsigned int* a = h[2 * reg];
+                const unsigned int* b = h[2 * reg + 1];
+                const unsigned int p = __byte_perm(a[2 * n], a[2 * n + 1], 0x5140);
+                const unsigned int q = __byte_perm(b[2 * n], b[2 * n + 1], 0x5140);
+                lo[reg] = __byte_perm(p, q, 0x5410);
+                hi[reg] = __byte_perm(p, q, 0x7632);
+            }
+            ops[G - 1][n] = make_uint4(lo[0], lo[1], hi[0], hi[1]);
+            if (G > 1) {
+                w.my_h[(2 * slot + n) * 32] = ops[G - 1][n];
+            }
+        }
+
+        if (j + 1 >= G) {
+            // Pass 2: output block q = j - G + 1 from groups q .. j, the older ones in slots
+            // slot + 1 .. (mod G).
+            const int q = j - G + 1;
+            unsigned char* tile = w.out_tiles + (q & 1) * OUT_BYTES;
+#pragma unroll
+            for (int d = 0; d + 1 < G; ++d) {
+                const int gs = slot + 1 + d >= G ? slot + 1 + d - G : slot + 1 + d;
+#pragma unroll
+                for (int n = 0; n < 2; ++n) {
+                    ops[d][n] = w.my_h[(2 * gs + n) * 32];
+                }
+            }
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                // The high and low bytes' sums in separate accumulators, so that each chain is G
+                // products long; the low ones start at the rounding's bias.
+                unsigned int vh[2][4];
+                unsigned int vl[2][4];
+#pragma unroll
+                for (int n = 0; n < 2; ++n) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        vh[n][e] = 0;
+                        vl[n][e] = w.bias;
+                    }
+                }
+#pragma unroll
+                for (int d = 0; d < G; ++d) {
+                    const uint4 a = w.band_y[(half * MAX_GROUPS + d) * 32 + lane];
+#pragma unroll
+                    for (int n = 0; n < 2; ++n) {
+                        mma_u8(vh[n], a, ops[d][n].z, ops[d][n].w);
+                        mma_u8(vl[n], a, ops[d][n].x, ops[d][n].y);
+                    }
+                }
+                // Means of V = 256 V_hi + V_lo (+ bias): rows 16 half + g (c0, c1) and + 8 (c2,
+                // c3), slab columns 8 n + 2t, + 1.
+#pragma unroll
+                for (int n = 0; n < 2; ++n) {
+                    unsigned int m[4];
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        m[e] = __umulhi(vh[n][e] * 256u + vl[n][e], w.magic);
+                    }
+                    unsigned char* at = tile + (16 * half + g) * OUT_PITCH + SLAB * warp + 8 * n + 2 * tg;
+                    *reinterpret_cast<unsigned short*>(at) = (unsigned short)__byte_perm(m[0], m[1], 0x0040);
+                    *reinterpret_cast<unsigned short*>(at + 8 * OUT_PITCH) = (unsigned short)__byte_perm(m[2], m[3], 0x0040);
+                }
+            }
+        }
+        buf = buf + 1 == IN_BUFS ? 0 : buf + 1;
+        slot = slot + 1 == G ? 0 : slot + 1;
+    }
+    // The last output block.
+    __syncthreads();
+    store_tile(w, steps - G);
+}
+
+extern "C" __global__ void __launch_bounds__(MMA_THREADS, 3)
+    box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out)
+{
+    extern __shared__ __align__(16) unsigned char mma_shared[];
+    MmaWalk w;
+    w.in = in;
+    w.out = out;
+    w.width = width;
+    w.height = height;
+    w.r = window / 2;  // the host keeps r <= 31
+    w.r4 = (w.r + 3) / 4 * 4;
+    w.x0 = blockIdx.x * MMA_OUT_COLS;
+    const int strips = (int)gridDim.y;
+    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+    w.y0 = blockIdx.y * strip;
+    if (w.y0 >= height) {
+        return;
+    }
+    w.y_end = min(w.y0 + strip, height);
+    const unsigned int area = (unsigned int)window * (unsigned int)window;
+    // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
+    w.magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
+    w.bias = area == 1 ? 1u : area / 2;
+    w.in_bufs = mma_shared;
+    w.out_tiles = w.in_bufs + IN_BUFS * IN_BYTES;
+    uint4* h_ops = reinterpret_cast<uint4*>(w.out_tiles + 2 * OUT_BYTES);
+    uint4* band_y = h_ops + H_UINT4;
+    w.band_y = band_y;
+    const int lane = threadIdx.x & 31;
+    w.my_h = h_ops + (threadIdx.x >> 5) * (MAX_GROUPS * 2 * 32) + lane;
+
+    // Band_y[half][d]: output row 16 half + i of a block against row mma_k_row(k) of its d-th
+    // group: ones where that input row is in the output row's window (read after the walk's
+    // first barrier).
+    const int r = w.r;
+    for (int e = threadIdx.x; e < BAND_Y_UINT4; e += MMA_THREADS) {
+        const int half = e / (MAX_GROUPS * 32);
+        const int d = (e / 32) % MAX_GROUPS;
+        band_y[e] = band_fragment(lane, [&](int i, int k) {
+            const int gap = 32 * d + mma_k_row(k) - (16 * half + i);
+            return gap >= 0 && gap <= 2 * r ? 1 : 0;
+        });
+    }
+
+    // G = 1 + ceil(2r / 32) groups an output block; KH = ceil((16 + r + r4) / 32) steps of 32
+    // columns: r = 0 (1, 1), 1 .. 8 (2, 1), 9 .. 16 (2, 2), 17 .. 24 (3, 2), 25 .. 31 (3, 3).
+    if (r == 0) {
+        mma_walk<1, 1>(w);
+    } else if (r <= 8) {
+        mma_walk<2, 1>(w);
+    } else if (r <= 16) {
+        mma_walk<2, 2>(w);
+    } else if (r <= 24) {
+        mma_walk<3, 2>(w);
+    } else {
+        mma_walk<3, 3>(w);
+    }
+}
