@@ -9,7 +9,7 @@
 //
 // How. A block of MMA_THREADS = 256 threads (8 warps) owns MMA_OUT_COLS = 128 output columns
 // (a warp: a slab of 16) and walks a strip of rows in steps of STEP_ROWS = 32 image rows:
-//  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 207 into a buffer
+//  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 175 into a buffer
 //    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies);
 //    rows are clamped as copied. Pieces left or right of the image are not copied (filling
 //    them with the edge byte, a load and a store, held the edge blocks and so the one-wave grid
@@ -50,11 +50,12 @@
 #define SLAB 16
 #define MMA_OUT_COLS 128
 #define STEP_ROWS 32
-// A staged row: image columns x0 - 32 .. x0 + 207 (13 pieces of 16 bytes), 240 bytes apart:
-// 60 words, 28 mod 32, so the 8 rows x 4 words of a pass-1 load hit 32 banks.
+// A staged row: image columns x0 - 32 .. x0 + 175 (13 pieces of 16 bytes), 208 bytes apart:
+// 52 words, 20 mod 32, so the 8 rows x 4 words of a pass-1 load hit 32 banks. Pass 1 reads up
+// to 4 bytes past a row (r = 25 .. 27), columns its band gives no weight.
 #define IN_HALO 32
 #define IN_PIECES 13
-#define IN_PITCH 240
+#define IN_PITCH 208
 #define IN_BUFS 3
 // Groups copied ahead of the one a step works on, less one: the copies a step may leave pending.
 #define IN_AHEAD (IN_BUFS - 2)
@@ -67,7 +68,7 @@
 // Shared memory: input buffers, output tiles (2), each warp's H operands (MAX_GROUPS groups x 2
 // uint4 a lane), Band_y (2 halves x MAX_GROUPS x 32 lanes uint4). Each warp's Band_x, which
 // depends on its slab's place at the image's edges, stays in its registers.
-#define H_UINT4 (MMA_WARPS * MAX_GROUPS * 2 * 32)
+#define H_UINT4 (MMA_WARPS * (MAX_GROUPS - 1) * 2 * 32)
 #define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
 // The host mirrors this in crates/cuda/src/box_fast.rs.
 #define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * (H_UINT4 + BAND_Y_UINT4))
@@ -250,7 +251,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     // The slab's first staged column for pass 1 (slab column -r4), this lane's word of it.
     const int lane_col = IN_HALO + SLAB * warp - w.r4 + 4 * tg;
     int buf = 0;   // j % IN_BUFS
-    int slot = 0;  // j % G
+    int slot = 0;  // j % (G - 1)
     for (int j = 0; j < steps; ++j) {
         mma_cp_async_wait_ahead();
         __syncthreads();
@@ -297,19 +298,16 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 hi[reg] = __byte_perm(p, q, 0x7632);
             }
             ops[G - 1][n] = make_uint4(lo[0], lo[1], hi[0], hi[1]);
-            if (G > 1) {
-                w.my_h[(2 * slot + n) * 32] = ops[G - 1][n];
-            }
         }
 
         if (j + 1 >= G) {
             // Pass 2: output block q = j - G + 1 from groups q .. j, the older ones in slots
-            // slot + 1 .. (mod G).
+            // slot, slot + 1 (mod G - 1).
             const int q = j - G + 1;
             unsigned char* tile = w.out_tiles + (q & 1) * OUT_BYTES;
 #pragma unroll
             for (int d = 0; d + 1 < G; ++d) {
-                const int gs = slot + 1 + d >= G ? slot + 1 + d - G : slot + 1 + d;
+                const int gs = slot + d >= G - 1 ? slot + d - (G - 1) : slot + d;
 #pragma unroll
                 for (int n = 0; n < 2; ++n) {
                     ops[d][n] = w.my_h[(2 * gs + n) * 32];
@@ -354,14 +352,21 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             }
         }
         buf = buf + 1 == IN_BUFS ? 0 : buf + 1;
-        slot = slot + 1 == G ? 0 : slot + 1;
+        // Group j into the slot of group q, which no later block reads.
+        if (G > 1) {
+#pragma unroll
+            for (int n = 0; n < 2; ++n) {
+                w.my_h[(2 * slot + n) * 32] = ops[G - 1][n];
+            }
+            slot = slot + 1 == G - 1 ? 0 : slot + 1;
+        }
     }
     // The last output block.
     __syncthreads();
     store_tile(w, steps - G);
 }
 
-extern "C" __global__ void __launch_bounds__(MMA_THREADS, 3)
+extern "C" __global__ void __launch_bounds__(MMA_THREADS, 4)
     box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out)
 {
     extern __shared__ __align__(16) unsigned char mma_shared[];
@@ -390,7 +395,7 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, 3)
     uint4* band_y = h_ops + H_UINT4;
     w.band_y = band_y;
     const int lane = threadIdx.x & 31;
-    w.my_h = h_ops + (threadIdx.x >> 5) * (MAX_GROUPS * 2 * 32) + lane;
+    w.my_h = h_ops + (threadIdx.x >> 5) * ((MAX_GROUPS - 1) * 2 * 32) + lane;
 
     // Band_y[half][d]: output row 16 half + i of a block against row mma_k_row(k) of its d-th
     // group: ones where that input row is in the output row's window (read after the walk's

@@ -1,6 +1,8 @@
 //! box-filter `fast`: our own running sums at the bandwidth limit (kernels/cuda/box_filter_fast.cu):
 //! one fused kernel for windows up to 63 (for u8 images of widths a multiple of 4, its 4-pixel
-//! word form, or on deep strips the ring form), two passes of a slide-and-transpose kernel beyond.
+//! word form, or on deep strips the ring form), two passes of a slide-and-transpose kernel beyond;
+//! u8 images of widths a multiple of 16 with windows up to 33 take the window sums on the tensor
+//! cores instead (kernels/cuda/box_filter_fast_mma.cu).
 
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
@@ -13,7 +15,7 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
+    fused_launch, mma_by_default, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
 };
 use std::collections::BTreeMap;
 
@@ -40,13 +42,13 @@ const RING_THREADS: u32 = 256;
 const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 /// The u8 tensor-core form (kernels/cuda/box_filter_fast_mma.cu): MMA_THREADS, MMA_OUT_COLS
 /// output columns a block and MMA_SHARED_BYTES of dynamic shared memory (3 input buffers of 32 x
-/// 240 bytes, 2 output tiles of 32 x 144, the warps' H operands 8 x 3 x 2 x 32 x 16 bytes, the
-/// vertical band matrices 2 x 3 x 32 x 16 bytes).
+/// 208 bytes, 2 output tiles of 32 x 144, the warps' operands 8 x 2 x 2 x 32 x 16 bytes, the
+/// vertical band matrices 2 x 3 x 32 x 16 bytes: 47.5 KiB, as its OpenCL twin).
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_THREADS: u32 = 256;
 const MMA_OUT_COLS: usize = 128;
-const MMA_SHARED_BYTES: u32 = 3 * 32 * 240 + 2 * 32 * 144 + 16 * (8 * 3 * 2 * 32 + 2 * 3 * 32);
+const MMA_SHARED_BYTES: u32 = 3 * 32 * 208 + 2 * 32 * 144 + 16 * (8 * 2 * 2 * 32 + 2 * 3 * 32);
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
 /// while the row warps wait), so shallow strips favour the word form. Measured on an H100
@@ -75,7 +77,10 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let strips = ctx.tunables.positive_opt("strips")?;
     let fused = fused_launch(dtype, width, height, window as usize);
     let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
-    if form == Some(U8Form::Mma) {
+    // The tensor-core form: asked for, or by default on the images it is faster on where the
+    // GPU has the integer mma (sm_80 on).
+    let mma_here = ctx.gpu.facts.compute_capability.0 >= 8;
+    if form == Some(U8Form::Mma) || (form.is_none() && mma_here && mma_by_default(dtype, width, window as usize)) {
         return build_mma::<P>(ctx, strips);
     }
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;

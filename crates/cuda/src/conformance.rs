@@ -168,7 +168,11 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (1040, 1100), (64, 64), (4, 5), (256, 7)] {
         // The tensor-core form takes widths a multiple of 16 (and GPUs of sm_80 on).
         for form in ["ring", "words", "mma"].into_iter().filter(|&f| f != "mma" || width % 16 == 0) {
-            for window in [1, 3, 5, 9, 17, 19, 25, 31, 33, 35, 63] {
+            // Every shape of the tensor-core form's (1 + ceil(2r / 32) groups, ceil((16 + r + 4
+            // ceil(r / 4)) / 32) column steps) either side of its changes.
+            let windows: &[usize] =
+                if form == "mma" { &[1, 3, 17, 19, 25, 33, 35, 49, 51, 63] } else { &[1, 3, 17, 19, 33, 63] };
+            for &window in windows {
                 let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
                 let tunables = Params::new().with("form", form);
                 let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
@@ -185,12 +189,17 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         let problem = Problem::BoxFilter { width, height, window, dtype };
         backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
     };
-    let entry = |width, height| {
-        plan(width, height, DType::U8, 31, &Params::new()).unwrap().exec_info().details["entries"].clone()
+    let entry = |width, height, window| {
+        plan(width, height, DType::U8, window, &Params::new()).unwrap().exec_info().details["entries"].clone()
     };
     // 4320 rows fill GPUs of up to ~150 SMs in strips of 12 batches and more; 352 never can.
-    assert_eq!(entry(7680, 4320), "box_filter_fast_ring_u8");
-    assert_eq!(entry(7680, 352), "box_filter_fast_fused_u8x4");
+    assert_eq!(entry(7680, 4320, 63), "box_filter_fast_ring_u8");
+    assert_eq!(entry(7680, 352, 63), "box_filter_fast_fused_u8x4");
+    // Widths a multiple of 16 and windows up to 33 take the tensor cores where the GPU has them.
+    let tensor_cores = backend().devices().unwrap()[0].facts.compute_capability.0 >= 8;
+    let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { "box_filter_fast_ring_u8" };
+    assert_eq!(entry(7680, 4320, 33), expected);
+    assert_eq!(entry(7684, 4320, 33), "box_filter_fast_ring_u8");
     let ring = Params::new().with("form", "ring");
     for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
         let err = plan(width, 300, dtype, window, &ring).err().expect("a bad input");

@@ -114,6 +114,29 @@ pub enum U8Form {
     Mma,
 }
 
+/// The widest window the tensor-core form takes by default (where the device has it: CUDA's
+/// sm_80 on, NVIDIA's OpenCL): its output blocks need two groups of 32 rows up to here, three
+/// above, and with three it measured slower than the ring form at 8K. H100, kernel ms, the form
+/// against the default before it, same rounds (reports/2026-11-26-h100/experiments/call-92):
+/// 7680 x 4320 m = 5 / 17 / 31 / 63 0.0368 / 0.0366 / 0.0390 / 0.0524 against ring 0.0378 / 0.0390
+/// / 0.0407 / 0.0449; 4096 x 4096 m = 9 / 33 / 63 0.0174 / 0.0199 / 0.0277 against words 0.0212 /
+/// 0.0243 / 0.0279.
+pub const MMA_MAX_DEFAULT_WINDOW: usize = 33;
+
+/// Whether the tensor-core form takes a u8 image by default where the device has it: widths a
+/// multiple of 16 (its 16-byte copies and stores), windows up to MMA_MAX_DEFAULT_WINDOW.
+pub fn mma_by_default(dtype: DType, width: usize, window: usize) -> bool {
+    dtype == DType::U8 && width % 16 == 0 && window <= MMA_MAX_DEFAULT_WINDOW
+}
+
+/// The tensor-core form's shape for a window up to 63: (G, KH), the groups of 32 input rows an
+/// output block of 32 rows needs (1 + ceil(2r / 32)) and pass 1's steps of 32 columns (16 output
+/// columns need 16 + 2r, from 4 ceil(r / 4) left of them: ceil((16 + r + 4 ceil(r / 4)) / 32)).
+pub fn mma_shape(window: usize) -> (usize, usize) {
+    let r = window / 2;
+    (1 + (2 * r).div_ceil(32), (16 + r + r.div_ceil(4) * 4).div_ceil(32))
+}
+
 impl U8Form {
     /// Tunable `form`, if given: a bad input unless it names a form and the image is one the
     /// forms take (u8, width a multiple of 4, window up to FUSED_MAX_WINDOW).
@@ -189,6 +212,25 @@ mod tests {
         ] {
             let err = asked(form, dtype, width, window).unwrap_err();
             assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains(named)), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_tensor_core_form_takes_u8_widths_of_16_up_to_m_33_and_its_shape_covers_the_window() {
+        assert!(mma_by_default(DType::U8, 4096, 33));
+        assert!(!mma_by_default(DType::U8, 4096, 35));
+        assert!(!mma_by_default(DType::U8, 4100, 5));
+        assert!(!mma_by_default(DType::F32, 4096, 5));
+        assert_eq!(
+            [1, 3, 17, 19, 33, 35, 49, 51, 63].map(mma_shape),
+            [(1, 1), (2, 1), (2, 1), (2, 2), (2, 2), (3, 2), (3, 2), (3, 3), (3, 3)]
+        );
+        for window in (1..=63).step_by(2) {
+            let (g, kh) = mma_shape(window);
+            let r = window / 2;
+            // An output block's window rows fit its groups; a slab's window columns its steps.
+            assert!(32 + 2 * r <= 32 * g && 16 + r + r.div_ceil(4) * 4 <= 32 * kh, "m = {window}");
+            assert!(32 + 2 * r > 32 * (g - 1), "m = {window}: fewer groups would do");
         }
     }
 

@@ -7,7 +7,9 @@ use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
-use dspbench_kernels::box_fast::{fused_launch, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS};
+use dspbench_kernels::box_fast::{
+    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS,
+};
 use dspbench_kernels::Defines;
 use std::sync::Arc;
 
@@ -219,6 +221,41 @@ fn groups_per_cu(cap: u32) -> usize {
     (crate::launch::nvidia_resident_items(cap) / FUSED_THREADS).max(1)
 }
 
+/// The u8 tensor-core form (kernels/opencl/box_filter_fast_mma.cl, NVIDIA only): work-groups of
+/// MMA_ITEMS covering MMA_OUT_COLS columns down strips of rows, as many strips as fill the device
+/// in one wave of MMA_GROUPS_PER_CU groups a compute unit (47.5 KiB of local memory and a cap of
+/// 64 registers a work-item: four, as its CUDA twin's blocks).
+const MMA_FILE: &str = "box_filter_fast_mma";
+const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
+const MMA_ITEMS: usize = 256;
+const MMA_OUT_COLS: usize = 128;
+const MMA_GROUPS_PER_CU: usize = 4;
+const MMA_REGISTER_CAP: u32 = 64;
+
+fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
+    if !ctx.device.is_nvidia() {
+        return Err(Error::unsupported(
+            "box-filter `fast` form mma takes the tensor cores' integer products through NVIDIA's inline PTX: not on \
+             this platform",
+        ));
+    }
+    let (groups, steps) = mma_shape(image.window);
+    let defines = defines(image.dtype).flag("NV_PTX").set("MMA_G", groups).set("MMA_KH", steps);
+    let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP) };
+    let program = build_with(ctx.device, MMA_FILE, &defines, &vendor)?;
+    let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
+    plan.uses(&program);
+    let input = image.buffers(&mut plan)?;
+    let columns = image.width.div_ceil(MMA_OUT_COLS);
+    let strips = strips
+        .unwrap_or_else(|| one_wave_strips(columns, image.height, ctx.device.limits.compute_units * MMA_GROUPS_PER_CU));
+    plan.detail("strips", strips);
+    let args = image.walk_args(input, plan.output())?;
+    plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, [columns * MMA_ITEMS, strips], [MMA_ITEMS, 1])?);
+    plan.detail("path", "fused tensor cores");
+    Ok(plan.boxed())
+}
+
 /// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let image = Image::of(ctx)?;
@@ -226,6 +263,15 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let chosen = crate::tunables::register_cap(ctx.tunables, "box-filter `fast`")?;
     if chosen.is_some() && image.dtype != DType::F32 {
         return Err(Error::input("box-filter `fast` tunable `max_registers` applies to f32 images".to_string()));
+    }
+    let (w, h) = (image.width, image.height);
+    let strips = ctx.tunables.positive_opt("strips")?;
+    let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
+    // The tensor-core form: asked for, or by default on the images it is faster on, where the
+    // compiler takes NVIDIA's inline PTX (OpenCL has no matrix instructions of its own).
+    let mma_default = form.is_none() && ctx.device.is_nvidia() && mma_by_default(image.dtype, w, image.window);
+    if form == Some(U8Form::Mma) || mma_default {
+        return plan_mma(ctx, &image, strips);
     }
     let cap = match image.dtype {
         DType::F32 => chosen.unwrap_or(Some(fast_f32_register_cap(image.window))),
@@ -242,16 +288,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let program = build_with(ctx.device, "box_filter_fast", &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
-    let (w, h) = (image.width, image.height);
     let input = image.buffers(&mut plan)?;
-    let strips = ctx.tunables.positive_opt("strips")?;
-    let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
-    if form == Some(U8Form::Mma) {
-        return Err(Error::unsupported(
-            "box-filter `fast` form mma (the tensor cores' integer products) is CUDA's: OpenCL has no matrix \
-             instructions",
-        ));
-    }
     if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
         if image.dtype == DType::U8 && w % 4 == 0 {
             // The ring form: forced by tunable `form`, or by default on NVIDIA where its one-wave

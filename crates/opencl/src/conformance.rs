@@ -6,6 +6,7 @@
 
 use crate::OpenClBackend;
 use dspbench_core::{Backend, DType, Params, PlanRequest, Problem, Workload};
+use dspbench_kernels::box_fast::mma_by_default;
 
 /// True when a device is there to test on; otherwise says why, and fails if OpenCL is required.
 pub(crate) fn device_ready() -> bool {
@@ -89,10 +90,14 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
         let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
         details["launches"].split(' ').next().unwrap_or_default().to_string()
     };
+    // On NVIDIA, widths a multiple of 16 with windows up to 33 take the tensor-core form instead.
+    let nvidia = crate::probe::device(0).is_ok_and(|d| d.is_nvidia());
     for (width, height) in [(772, 301), (1040, 259), (196, 5), (8, 3), (4, 1), (388, 130)] {
         for window in [1, 3, 5, 31, 33, 63] {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
-            assert_eq!(entry(problem), "box_filter_fast_fused_u8x4", "{problem}");
+            let tensor_cores = nvidia && mma_by_default(DType::U8, width, window);
+            let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { "box_filter_fast_fused_u8x4" };
+            assert_eq!(entry(problem), expected, "{problem}");
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &Params::new());
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
         }
@@ -106,19 +111,31 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
 /// The u8 ring form (`box_filter_fast_ring_u8`; by default only on NVIDIA's deep strips, so it is
 /// forced here): strips wholly inside and at every edge, widths a multiple of 16 (16-byte copies,
 /// vector stores) and of 4 only (4-byte copies), images narrower and shorter than the window, a
-/// last batch and strip of any height, windows 1 .. 63; the word form forced beside it; `form`
-/// where it does not apply, a bad input naming it.
+/// last batch and strip of any height, windows 1 .. 63; the word form and (on NVIDIA, widths a
+/// multiple of 16) the tensor-core form forced beside it; `form` where it does not apply, a bad
+/// input naming it.
 #[test]
 fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     if !device_ready() {
         return;
     }
     let info = OpenClBackend.variant(Workload::BoxFilter, "fast").unwrap();
-    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (772, 301), (64, 64), (4, 5)] {
-        for form in ["ring", "words"] {
-            for window in [1, 3, 17, 19, 33, 63] {
+    for (width, height) in [(1024, 300), (1000, 290), (260, 1100), (1040, 1100), (772, 301), (64, 64), (4, 5), (256, 7)]
+    {
+        // The tensor-core form takes widths a multiple of 16, on NVIDIA only.
+        for form in ["ring", "words", "mma"].into_iter().filter(|&f| f != "mma" || width % 16 == 0) {
+            // Every shape of the tensor-core form's (1 + ceil(2r / 32) groups, ceil((16 + r + 4
+            // ceil(r / 4)) / 32) column steps) either side of its changes.
+            let windows: &[usize] =
+                if form == "mma" { &[1, 3, 17, 19, 25, 33, 35, 49, 51, 63] } else { &[1, 3, 17, 19, 33, 63] };
+            for &window in windows {
                 let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
                 let tunables = Params::new().with("form", form);
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(dspbench_core::Error::Unsupported(m)) = OpenClBackend.plan(&request) {
+                    assert!(form == "mma" && m.contains("NVIDIA"), "{problem} {form}: {m}");
+                    continue;
+                }
                 let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
                 assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {form}");
             }
