@@ -34,6 +34,17 @@
 //    exact for windows up to 63. Two bytes a thread and row to a staged tile of the block's 32
 //    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
 //    stores).
+// Four blocks an SM (64 registers, 47.5 KiB). Measured on an H100 (reports/2026-11-26-h100/experiments
+// call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
+// 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
+// bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
+// 0.0279). Nsight Compute (m = 17): issue slots 42% busy, no eligible warp half the cycles, the tensor
+// pipe 24% busy: latency binds it. The way there, each against the kernel before: edge pieces filled
+// with the edge byte (a load, then a store) held the edge blocks and so the one-wave grid, 0.084 ->
+// 0.065 ms without them; G and KH at run time spent half the instructions dividing by them, 0.065 ->
+// 0.038 compile-time; hi and lo bytes in one accumulator chained 2G products, 0.0365 -> 0.0363 apart;
+// three blocks an SM (80 registers, G operand slots) 0.0363 / 0.0361 / 0.0391 / 0.0492. Tried and
+// slower: the next group's pass 1 beside this block's pass 2 (0.0376 .. 0.0510, call-91).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
