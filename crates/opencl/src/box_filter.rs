@@ -223,13 +223,17 @@ fn groups_per_cu(cap: u32) -> usize {
 
 /// The u8 tensor-core form (kernels/opencl/box_filter_fast_mma.cl, NVIDIA only): work-groups of
 /// MMA_ITEMS covering MMA_OUT_COLS columns down strips of rows, as many strips as fill the device
-/// in one wave of MMA_GROUPS_PER_CU groups a compute unit (47.5 KiB of local memory and a cap of
-/// 64 registers a work-item: four, as its CUDA twin's blocks).
+/// in one wave of MMA_GROUPS_PER_CU groups a compute unit. Built with the CUDA twin's cap of 64
+/// registers, NVIDIA's compiler still takes 74 (reports/2026-11-26-h100/experiments/call-95,
+/// `build-log-B.txt`), so a compute unit holds 3 groups of 256, not the twin's 4: strips sized for
+/// 4 made 1.2 waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
+/// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 9 / 33 0.0190 /
+/// 0.0215 against 0.0199 / 0.0224 (CUDA 0.0365 / 0.0363 / 0.0384, 0.0171 / 0.0198).
 const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_ITEMS: usize = 256;
 const MMA_OUT_COLS: usize = 128;
-const MMA_GROUPS_PER_CU: usize = 4;
+const MMA_GROUPS_PER_CU: usize = 3;
 const MMA_REGISTER_CAP: u32 = 64;
 
 fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {

@@ -8,12 +8,13 @@
 //!
 //! Loads, not multiply-adds, bound the plain form (a weight splatted once a tap, then one signal
 //! load a multiply-add): at 15 of 16 tap offsets an AVX-512 load straddles two cache lines, and
-//! Intel's cores pay two load slots for it, so a Xeon ran it at 2.0-2.5x of its FMA limit. So
-//! the taps go in groups that share loads: taps k, k + V, .., k + (J - 1) V (V lanes a vector)
-//! all read the signal at offsets k + V w, and the vector loaded at k + V w serves accumulator b
-//! with tap k + V (w - b) for every b it reaches. A group of J taps over B accumulators takes
-//! B + J - 1 signal loads and J splats for B J multiply-adds instead of B J loads and J splats;
-//! the taps an offset has beyond whole groups go one at a time, the plain way.
+//! Intel's cores pay two load slots for it, so a Xeon ran it at 2.6-2.8x of its measured FMA
+//! limit (docs/findings.md, session 12). So the taps go in groups that share loads: taps k,
+//! k + V, .., k + (J - 1) V (V lanes a vector) all read the signal at offsets k + V w, and the
+//! vector loaded at k + V w serves accumulator b with tap k + V (w - b) for every b it reaches.
+//! A group of J taps over B accumulators takes B + J - 1 signal loads and J splats for B J
+//! multiply-adds instead of B J loads and J splats; the taps an offset has beyond whole groups
+//! go one at a time, the plain way.
 
 use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
