@@ -7,8 +7,8 @@ use dspbench_results::{
     machine_id, read_records, write_planned, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE,
 };
 use dspbench_runner::{
-    check_required, collect_machine, host_copy_gbps, memory_bytes, now_rfc3339, planned_cells, required_backends,
-    run_scenario, DeviceFilter, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
+    check_required, collect_machine, host_copy_gbps, host_fma_peak, memory_bytes, now_rfc3339, planned_cells,
+    required_backends, run_scenario, DeviceFilter, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
 };
 use dspbench_scenario::{Sampling, Scenario};
 use std::path::{Path, PathBuf};
@@ -151,6 +151,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     }
     let start_warnings = monitor.warnings().len();
     machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_copy_gbps()));
+    let (peak_gflops, peak_threads, peak_method) = host_fma_peak();
+    machine.extra.insert("host.peak_gflops".into(), format!("{peak_gflops:.1}"));
+    machine.extra.insert("host.peak_gflops_threads".into(), peak_threads.to_string());
+    machine.extra.insert("host.peak_gflops_method".into(), peak_method);
     let dir = match &args.out {
         Some(dir) => dir.clone(),
         None => fresh_folder(&machine.label, &machine.started),

@@ -2,7 +2,8 @@
 //! per-device facts as `device<i>.<key>` in `machine.json`'s backend details (i: the device's
 //! index in that backend's `devices`): `copy_gbps`, a measured copy bandwidth (bytes read plus
 //! written per second), and `peak_gflops`, a nominal peak. CPU backends share the host, whose
-//! measured copy bandwidth the runner records as `host.copy_gbps` among the machine's extras. A
+//! measured copy bandwidth and multiply-add throughput the runner records as `host.copy_gbps` and
+//! `host.peak_gflops` (on `host.peak_gflops_threads` threads) among the machine's extras. A
 //! peer library's lane takes the limits of the device it ran on, as another backend of the same
 //! machine recorded them (the same device name), or the host's when a CPU backend lists it.
 
@@ -11,6 +12,8 @@ use dspbench_results::{BackendStatus, Machine};
 
 pub(crate) const COPY_GBPS: &str = "copy_gbps";
 pub(crate) const PEAK_GFLOPS: &str = "peak_gflops";
+/// The threads the host's peak was measured on (`host.peak_gflops_threads`).
+const PEAK_THREADS: &str = "peak_gflops_threads";
 
 /// A backend's detail `device<device>.<key>`.
 pub(crate) fn device_detail<'a>(b: &'a BackendStatus, device: usize, key: &str) -> Option<&'a str> {
@@ -95,6 +98,23 @@ pub(crate) struct Share {
 impl Limits {
     pub(crate) fn of(machine: &Machine, lane: &Lane) -> Limits {
         Limits { copy_gbps: copy_gbps(machine, lane), peak_gflops: peak_gflops(machine, lane) }
+    }
+
+    /// The limits of a cell that ran on `threads` threads: where the peak is the host's, measured
+    /// on `host.peak_gflops_threads` threads (every core the run could use), a cell on fewer can
+    /// reach that share of it, so its peak scales with its threads; the bandwidth, which one core
+    /// cannot fill either, stays the host's.
+    pub(crate) fn for_threads(self, machine: &Machine, threads: Option<i64>) -> Limits {
+        let host = |key| host_detail(machine, key).and_then(|v| v.parse::<f64>().ok());
+        let (Some(peak), Some(host_peak), Some(measured_on), Some(t)) =
+            (self.peak_gflops, host(PEAK_GFLOPS), host(PEAK_THREADS), threads)
+        else {
+            return self;
+        };
+        if peak != host_peak || t < 1 || t as f64 >= measured_on {
+            return self;
+        }
+        Limits { peak_gflops: Some(peak * t as f64 / measured_on), ..self }
     }
 
     /// The roof that binds a cell of `flops` FLOP and `bytes` bytes that took `ms`, and the
@@ -184,6 +204,29 @@ mod tests {
         let host = Limits::of(&machine, &lane(&cpu));
         assert_eq!(host, Limits { copy_gbps: Some(20.5), peak_gflops: None });
         assert_eq!(Limits::of(&machine, &lane("some other card")), Limits::default());
+    }
+
+    #[test]
+    fn a_cpu_cell_on_fewer_threads_is_held_against_its_share_of_the_host_peak() {
+        let mut machine: Machine =
+            serde_json::from_str(include_str!("../tests/fixtures/gpu/machine.json")).expect("fixture");
+        for (key, value) in [("host.copy_gbps", "20.5"), ("host.peak_gflops", "350"), ("host.peak_gflops_threads", "2")]
+        {
+            machine.extra.insert(key.into(), value.into());
+        }
+        let cpu = Lane { run: 0, backend: "simd".into(), device: None, kind: LaneKind::Cpu, label: String::new() };
+        let host = Limits::of(&machine, &cpu);
+        assert_eq!(host, Limits { copy_gbps: Some(20.5), peak_gflops: Some(350.0) });
+        assert_eq!(host.for_threads(&machine, Some(1)), Limits { copy_gbps: Some(20.5), peak_gflops: Some(175.0) });
+        assert_eq!(host.for_threads(&machine, Some(2)), host);
+        assert_eq!(host.for_threads(&machine, None), host);
+        // A GPU's peak is not the host's: threads change nothing there.
+        let gpu = Limits { copy_gbps: Some(2950.0), peak_gflops: Some(66900.0) };
+        assert_eq!(gpu.for_threads(&machine, Some(1)), gpu);
+        // 108 GFLOP/s on one thread: 62% of that thread's share, not 31% of both cores'.
+        let share = host.for_threads(&machine, Some(1)).share(Some(1.024e9), 8e6, 9.45).unwrap();
+        assert_eq!(share.bound, Bound::Peak);
+        assert!((share.fraction - 1.024e9 / 9.45e6 / 175.0).abs() < 1e-9, "{}", share.fraction);
     }
 
     #[test]

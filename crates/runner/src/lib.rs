@@ -4,6 +4,7 @@
 mod bandwidth;
 mod canary;
 mod device_filter;
+mod fma_peak;
 mod machine;
 mod measure;
 mod noise;
@@ -16,6 +17,7 @@ mod run;
 pub use bandwidth::host_copy_gbps;
 pub use canary::canary_ms;
 pub use device_filter::DeviceFilter;
+pub use fma_peak::host_fma_peak;
 pub use machine::{collect_machine, memory_bytes, now_rfc3339};
 pub use measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 pub use noise::{host_state, parse_loadavg, CpuTimes, NoiseMonitor, STEAL_WARN_PCT};

@@ -8,7 +8,7 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let isa = dspbench_simd::fma_peak_isa();
     for threads in [1, cores] {
-        let gflops = dspbench_simd::fma_peak_gflops(threads, 5);
+        let gflops = dspbench_simd::fma_peak_gflops(threads, 5, 20_000_000);
         println!("fma peak, {isa}, {threads} thread(s): {gflops:.1} GFLOP/s (best of 5 passes)");
     }
 }

@@ -7,19 +7,18 @@ use crate::isa::Isa;
 use crate::level::{Level, WithLevel};
 use std::time::Instant;
 
-/// Multiply-adds per chain and pass: long enough that the loop's start and the threads' start
-/// are noise, short enough that a pass takes well under a second on any core.
-const ITERATIONS: u64 = 20_000_000;
-
 /// The measured rate, GFLOP/s (2 FLOP a multiply-add): the best of `passes` passes, each running
-/// the loop on `threads` threads at once (each thread's own chains, no memory traffic).
-pub fn fma_peak_gflops(threads: usize, passes: usize) -> f64 {
+/// `iterations` multiply-adds a chain on `threads` threads at once (each thread's own chains, no
+/// memory traffic). 2 million take a few milliseconds a pass on an AVX-512 core: enough that the
+/// threads' start is noise.
+pub fn fma_peak_gflops(threads: usize, passes: usize, iterations: u64) -> f64 {
     let isa = Isa::best();
     (0..passes.max(1))
         .map(|_| {
             let start = Instant::now();
             let flop: u64 = std::thread::scope(|scope| {
-                let workers: Vec<_> = (0..threads.max(1)).map(|_| scope.spawn(move || isa.dispatch(Chains))).collect();
+                let workers: Vec<_> =
+                    (0..threads.max(1)).map(|_| scope.spawn(move || isa.dispatch(Chains { iterations }))).collect();
                 workers.into_iter().map(|w| w.join().expect("an FMA loop thread panicked")).sum()
             });
             flop as f64 / start.elapsed().as_secs_f64() / 1e9
@@ -32,7 +31,9 @@ pub fn fma_peak_isa() -> &'static str {
     Isa::best().name()
 }
 
-struct Chains;
+struct Chains {
+    iterations: u64,
+}
 
 impl WithLevel for Chains {
     /// FLOP done.
@@ -43,18 +44,18 @@ impl WithLevel for Chains {
         // Chains enough to cover two pipes at a multiply-add latency of 4 to 5 cycles, and few
         // enough that they, the two operands and nothing else fill the registers.
         if L::REGISTER_COUNT >= 32 {
-            chains::<L, 16>(simd)
+            chains::<L, 16>(simd, self.iterations)
         } else {
-            chains::<L, 12>(simd)
+            chains::<L, 12>(simd, self.iterations)
         }
     }
 }
 
 #[inline(always)]
-fn chains<L: Level, const C: usize>(simd: L) -> u64 {
+fn chains<L: Level, const C: usize>(simd: L, iterations: u64) -> u64 {
     // x -> 0.5 x + 0.5 converges to 1: no overflow, no subnormals.
     let (half, mut acc) = (simd.splat_f32s(0.5), [simd.splat_f32s(0.25); C]);
-    for _ in 0..ITERATIONS {
+    for _ in 0..iterations {
         for x in acc.iter_mut() {
             *x = simd.multiply_add_f32s(*x, half, half);
         }
@@ -62,7 +63,7 @@ fn chains<L: Level, const C: usize>(simd: L) -> u64 {
     // The results feed a value the caller sees, so the loop cannot be dropped.
     let sum = acc.iter().fold(simd.splat_f32s(0.0), |s, &x| simd.add_f32s(s, x));
     let lanes = L::F32_LANES as u64;
-    let flop = ITERATIONS * C as u64 * lanes * 2;
+    let flop = iterations * C as u64 * lanes * 2;
     flop + (simd.reduce_sum_f32s(sum) < 0.0) as u64
 }
 
@@ -72,7 +73,7 @@ mod tests {
 
     #[test]
     fn measures_a_positive_rate_on_one_and_two_threads() {
-        let (one, two) = (fma_peak_gflops(1, 1), fma_peak_gflops(2, 1));
+        let (one, two) = (fma_peak_gflops(1, 1, 100_000), fma_peak_gflops(2, 1, 100_000));
         assert!(one.is_finite() && one > 0.0 && two.is_finite() && two > 0.0, "{one} {two}");
         assert!(!fma_peak_isa().is_empty());
     }

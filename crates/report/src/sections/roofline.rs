@@ -11,6 +11,7 @@ use crate::model::{cite, Model};
 use crate::plots::{Axis, Chart, Colour, Scale, Series, XyChart};
 use crate::series;
 use dspbench_core::{Problem, Workload};
+use dspbench_results::Machine;
 
 /// Problems of at least this many input elements (pixels of an image, `n` of conv1d, size ×
 /// batch of the FFT, channels × samples of LMS: `Problem::input_elements`) are large: enough work
@@ -28,7 +29,9 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
          those of the device it ran on, as the same machine's other backends recorded them) times the intensity; the \
          compute \
          roof its nominal peak (`device<i>.peak_gflops`), which the CUDA and OpenCL backends derive as FP32 lanes × \
-         2 FLOP per FMA × clock: the FMA throughput. CPU backends record no peak, so CPU lanes are held against the \
+         2 FLOP per FMA × clock: the FMA throughput; CPU lanes the host's measured multiply-add throughput \
+         (`host.peak_gflops`, on every core the run could use), and a cell on fewer threads its share of it. \
+         Runs recorded before that measurement have no CPU peak, and their CPU lanes are held against the \
          bandwidth alone. Each cell's binding limit is the lower roof at its intensity, the attainable rate \
          min(bandwidth × intensity, peak); its share is its GB/s over the bandwidth where that binds, its GFLOP/s \
          over the peak where the peak does. With one limit not measured, the other is the only roof known, and the \
@@ -54,7 +57,7 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
         out.push(Block::Heading { level: 3, text: lane.label.clone() });
         out.push(Block::Table(share_table(model, &good, bandwidth, peak)));
         out.push(Block::Figure(figure(model, lane_index, &good, bandwidth, peak)));
-        let cells = shares(model, &good, &limits);
+        let cells = shares(model, &good, &limits, &model.runs[lane.run].machine);
         let (under, unjudged, blocks) = under_half(model, &lane.label, &cells, &limits);
         unjudged_total += unjudged;
         out.extend(blocks);
@@ -122,12 +125,14 @@ struct CellShare {
 
 /// Every cell of `good` with its share, by workload, then lowest share first (cells without one
 /// last), then record.
-fn shares(model: &Model, good: &[usize], limits: &Limits) -> Vec<CellShare> {
+fn shares(model: &Model, good: &[usize], limits: &Limits, machine: &Machine) -> Vec<CellShare> {
     let mut cells: Vec<CellShare> = good
         .iter()
         .map(|&i| {
             let e = model.entry(i);
             let flops = does_counted_work(e.record.workload, e.variant()).then_some(e.record.flops);
+            // A CPU cell on fewer threads than the host's peak was measured on: its share of it.
+            let limits = limits.for_threads(machine, e.int("threads"));
             CellShare { entry: i, share: e.median().and_then(|ms| limits.share(flops, e.record.bytes, ms)) }
         })
         .collect();
