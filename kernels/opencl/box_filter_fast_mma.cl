@@ -79,30 +79,29 @@ inline int mma_k_row(int k) {
     return (k & 16) + 8 * (a >> 1) + 2 * t + (a & 1);
 }
 
-// Band_y[part][d] (A operand, lane `lane`): output row 16 part + i of a block against row
-// mma_k_row(k) of its d-th group, 1 where that input row is in the output row's window.
-inline uint4 band_y_fragment(int lane, int part, int d, int r) {
-    const int g = lane >> 2;
-    const int t = lane & 3;
-    uint reg[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        uint word = 0;
-#pragma unroll
-        for (int b = 0; b < 4; ++b) {
-            const int row = g + 8 * (i & 1);
-            const int k = 4 * t + 16 * (i >> 1) + b;
-            const int gap = 32 * d + mma_k_row(k) - (16 * part + row);
-            word |= (uint)(gap >= 0 && gap <= 2 * r) << (8 * b);
-        }
-        reg[i] = word;
-    }
-    return (uint4)(reg[0], reg[1], reg[2], reg[3]);
+// Band_y[part][d]: output row 16 part + i of a block against row mma_k_row(k) of its d-th group, 1
+// where that input row is in the output row's window.
+inline uint band_y_weight(int row, int k, int part, int d, int r) {
+    const int gap = 32 * d + mma_k_row(k) - (16 * part + row);
+    return gap >= 0 && gap <= 2 * r;
 }
 
-// Band_x[s] (A operand): slab column i against image column c at k of step s (slab column 32 s +
-// k - r4): how many columns of i's window read c once clamped to the image.
-inline uint4 band_x_fragment(int lane, int s, int slab_x0, int r, int r4, int width) {
+// Band_x[s]: slab column `row` against image column c at k of step s (slab column 32 s + k - r4):
+// how many columns of its window read c once clamped to the image.
+inline uint band_x_weight(int row, int k, int s, int slab_x0, int r, int r4, int width) {
+    const int c = slab_x0 + 32 * s + k - r4;
+    if (c < 0 || c >= width) {
+        return 0;
+    }
+    const int lo = max(slab_x0 + row - r, c == 0 ? -(1 << 30) : c);
+    const int hi = min(slab_x0 + row + r, c == width - 1 ? (1 << 30) : c);
+    return max(0, hi - lo + 1);
+}
+
+// One uint4 of an A operand (16 x 32 u8), lane `lane`: byte b of register i is element (row g +
+// 8 (i & 1), k 4t + 16 (i >> 1) + b) of Band_x[index] (`across`) or Band_y[part][index] (the
+// twin passes the weight as a lambda; OpenCL C has none).
+inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_x0, int r, int r4, int width) {
     const int g = lane >> 2;
     const int t = lane & 3;
     uint reg[4];
@@ -113,14 +112,9 @@ inline uint4 band_x_fragment(int lane, int s, int slab_x0, int r, int r4, int wi
         for (int b = 0; b < 4; ++b) {
             const int row = g + 8 * (i & 1);
             const int k = 4 * t + 16 * (i >> 1) + b;
-            const int c = slab_x0 + 32 * s + k - r4;
-            int weight = 0;
-            if (c >= 0 && c < width) {
-                const int lo = max(slab_x0 + row - r, c == 0 ? -(1 << 30) : c);
-                const int hi = min(slab_x0 + row + r, c == width - 1 ? (1 << 30) : c);
-                weight = max(0, hi - lo + 1);
-            }
-            word |= (uint)weight << (8 * b);
+            const uint weight = across ? band_x_weight(row, k, index, slab_x0, r, r4, width)
+                                       : band_y_weight(row, k, part, index, r);
+            word |= weight << (8 * b);
         }
         reg[i] = word;
     }
@@ -177,13 +171,13 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     __local uint4* my_h = h_ops + warp * ((MAX_GROUPS - 1) * 2 * 32) + lane;
 
     for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        band_y[e] = band_y_fragment(lane, e / (MAX_GROUPS * 32), (e / 32) % MAX_GROUPS, r);
+        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, r4, width);
     }
     const int slab_x0 = x0 + SLAB * warp;
     uint4 band_x[MMA_KH];
 #pragma unroll
     for (int s = 0; s < MMA_KH; ++s) {
-        band_x[s] = band_x_fragment(lane, s, slab_x0, r, r4, width);
+        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, r4, width);
     }
 
     // This work-item's copies, the same every step: pieces t and t + 256, where inside the image.

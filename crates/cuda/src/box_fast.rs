@@ -75,14 +75,33 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
     let window = window_arg(window)?;
     let strips = ctx.tunables.positive_opt("strips")?;
-    let fused = fused_launch(dtype, width, height, window as usize);
     let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
     // The tensor-core form: asked for, or by default on the images it is faster on where the
     // GPU has the integer mma (sm_80 on).
     let mma_here = ctx.gpu.facts.compute_capability.0 >= 8;
-    if form == Some(U8Form::Mma) || (form.is_none() && mma_here && mma_by_default(dtype, width, window as usize)) {
-        return build_mma::<P>(ctx, strips);
-    }
+    let (module, launches, colsum_t) =
+        if form == Some(U8Form::Mma) || (form.is_none() && mma_here && mma_by_default(dtype, width, window as usize)) {
+            let (module, launch) = mma_launch::<P>(&ctx, strips)?;
+            (module, vec![launch], None)
+        } else {
+            running_sum_launches::<P>(&ctx, form, strips)?
+        };
+    let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
+    ctx.finish(kernel)
+}
+
+/// A form's module, its launches in order, and the two-pass form's intermediate.
+type Launches<P> = (Module, Vec<Launch>, Option<CudaSlice<<P as Pixel>::Sum>>);
+
+/// The running-sum forms: the fused kernel (by word, ring or pixel) for windows up to 63, the two
+/// slide-and-transpose passes and their intermediate above.
+fn running_sum_launches<P: Pixel>(
+    ctx: &PlanContext<'_>,
+    form: Option<U8Form>,
+    strips: Option<usize>,
+) -> Result<Launches<P>, Error> {
+    let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
+    let fused = fused_launch(dtype, width, height, window);
     let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
     // The u8 images the fused kernel takes a word at a time: the word form or the ring form.
     let word_width = dtype == DType::U8 && width % 4 == 0 && fused.is_some();
@@ -109,7 +128,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         (vec![launch], None)
     } else {
         if strips.is_some() {
-            return Err(strips_without_fused(window as usize));
+            return Err(strips_without_fused(window));
         }
         // Each pass walks the columns of its input matrix: height x width, then width x height.
         let columns_grid = grid_2d(width.div_ceil(COLS), height.div_ceil(ROWS), "the column pass")?;
@@ -120,17 +139,17 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         ];
         (launches, Some(alloc(&ctx.gpu.stream, width * height, "the transposed column sums")?))
     };
-    let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
-    ctx.finish(kernel)
+    Ok((module, launches, colsum_t))
 }
 
-/// The tensor-core form: one launch of blocks of MMA_OUT_COLS columns down strips of rows.
-fn build_mma<P: Pixel>(ctx: PlanContext<'_>, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
-    let Problem::BoxFilter { width, height, window, .. } = ctx.problem else { return Err(wrong_input()) };
-    if ctx.gpu.facts.compute_capability.0 < 8 {
+/// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows.
+fn mma_launch<P: Pixel>(ctx: &PlanContext<'_>, strips: Option<usize>) -> Result<(Module, Launch), Error> {
+    let Problem::BoxFilter { width, height, .. } = ctx.problem else { return Err(wrong_input()) };
+    let (major, minor) = ctx.gpu.facts.compute_capability;
+    if major < 8 {
         return Err(Error::unsupported(format!(
-            "box-filter `fast` form mma needs the integer mma.m16n8k32 of compute capability 8.0 and later, not {}.{}",
-            ctx.gpu.facts.compute_capability.0, ctx.gpu.facts.compute_capability.1
+            "box-filter `fast` form mma needs the integer mma.m16n8k32 of compute capability 8.0 and later, not \
+             {major}.{minor}"
         )));
     }
     let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines::<P>())?;
@@ -145,14 +164,7 @@ fn build_mma<P: Pixel>(ctx: PlanContext<'_>, strips: Option<usize>) -> Result<Bo
         }
     };
     launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
-    let kernel = BoxFast::<P> {
-        image: ImageBuffers::new(ctx.gpu, width, height)?,
-        colsum_t: None,
-        window: window_arg(window)?,
-        module,
-        launches: vec![launch],
-    };
-    ctx.finish(kernel)
+    Ok((module, launch))
 }
 
 struct BoxFast<P: Pixel> {
