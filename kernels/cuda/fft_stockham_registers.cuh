@@ -52,17 +52,18 @@
 //   - FOLD = 1 fuses a four-step split of N1 = 2 (a transform of 2L points: 32768 points do not fit
 //     one block's shared memory) into one launch: column k1 = g % 2 of a transform loads
 //     x[i] + (-1)^k1 x[i + L], the 2-point DFT of the first step, then runs the second step's
-//     L-point FFT (twiddle W_2L^{k1 i}, output X[k1 + 2 k2]). Both columns of a transform read
-//     all of its input, so every point is read twice, the second time mostly from L2 (the pair
-//     runs as adjacent blocks), instead of written to and read back from a scratch buffer. H100,
-//     2^15 x 512: 0.172 ms, the four-step's two launches 0.184 (cuFFT 0.160); one 1024-thread
-//     block an SM and no copy-ahead (two tiles would not fit), so small batches do not fold.
-//     FOLD = 2 folds across a cluster of two blocks instead (sm_90), pipelined: each block
-//     copies only its own half into its stage (the copy-ahead of the next tile, as PIPELINE
-//     below) and reads the other block's from distributed shared memory (fold_across_cluster),
-//     so every point is read from global memory once and the reads overlap the passes. It
-//     measured slower than FOLD = 1 (H100, 2^15 x 512: 0.202 ms against 0.172; two cluster
-//     barriers a tile and the remote reads), so it runs only when asked (`fold: cluster`).
+//     L-point FFT (twiddle W_2L^{k1 i}: column 1 only, three accurate sincospif a thread; output
+//     X[k1 + 2 k2]). Both columns of a transform read all of its input, so every point is read
+//     twice, the second time mostly from L2 (the pair runs as adjacent blocks), instead of
+//     written to and read back from a scratch buffer. H100, 2^15 x 512: 0.160 ms, the
+//     four-step's two launches 0.184, cuFFT 0.161 (the twiddle as in the four-step's, two
+//     sincospif a butterfly in both columns, took 0.166); one 1024-thread block an SM and no
+//     copy-ahead (two tiles would not fit), so small batches do not fold.
+//     FOLD = 2 folds across a cluster of two blocks instead (sm_90, fold_load_cluster and
+//     fold_store_cluster below): every point read once, every output written contiguously, the
+//     two blocks trading halves through distributed shared memory. Slower (0.215 ms at 512: the
+//     three cluster barriers a block cost more than the second read and the stride-2 stores they
+//     save), so it runs only when asked (`fold: cluster`).
 //   - PIPELINE = 1 stages the next tile with 16-byte copies too: two adjacent columns' point i
 //     (stored point-major, so the column-first first pass reads consecutive addresses) or two
 //     points of one contiguous column; the host needs COLUMNS even and within a transform.
@@ -89,7 +90,7 @@
 //          1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, in_stride / out_stride
 //          != 1) and TWIDDLE (0, 1: twiddle_n != 0); FOLD (0 or absent, 1 or 2: with STRIDED,
 //          TWIDDLE, IN_COLS 0, PIPELINE 0 and COLUMNS 1; in_dist 0 and columns_per_batch 2, see
-//          Layout::halves; 2 needs sm_90, PIPELINE 1, in_dist L and an even grid).
+//          Layout::halves; 2 needs sm_90, SPLIT 0 and a grid of every column).
 
 #ifndef LOG2_SIZE
 #error "define LOG2_SIZE"
@@ -116,8 +117,11 @@
 #ifndef FOLD
 #define FOLD 0
 #endif
-#if FOLD && (!STRIDED || IN_COLS || !TWIDDLE || COLUMNS != 1 || PIPELINE != (FOLD == 2))
-#error "FOLD: a contiguous input (STRIDED, IN_COLS 0), one column a block, the twiddle; 1 stages nothing, 2 is pipelined"
+#if FOLD && (!STRIDED || IN_COLS || !TWIDDLE || COLUMNS != 1 || PIPELINE)
+#error "FOLD: a contiguous input (STRIDED, IN_COLS 0), one column a block, the twiddle, nothing staged"
+#endif
+#if FOLD == 2 && SPLIT
+#error "FOLD = 2 assembles half of X (L float2) in the exchange buffer: exchange whole"
 #endif
 #if STRIDED && PIPELINE && IN_COLS && COLUMNS % 2 != 0
 #error "the copy-ahead of strided columns moves two adjacent columns at a time"
@@ -400,45 +404,123 @@ __device__ __forceinline__ void load_strided(const float2* __restrict__ in, int 
 }
 
 #if FOLD == 2
-// The cluster's two blocks are the two columns of one transform (cluster rank = g % 2: grid and
-// cluster both along x, the persistent grid even). Each has copied its own half x[i + k1 L] into
-// its stage (in_dist = L) and loaded its operands from there; after a cluster barrier it reads
-// the other block's stage at the same points through distributed shared memory and folds:
-// x[i] + x[i + L] in block 0, x[i] - x[i + L] in block 1. A second cluster barrier keeps either
-// stage from taking its next tile before the other block has read it.
+// The cluster's two blocks are the two columns of one transform (cluster rank = k1 = g % 2: grid
+// and cluster both along x, one column a block). They trade through distributed shared memory
+// what the reads form gets from global memory twice and writes a stride apart:
+//   - in: block k1 loads the pairs x[i], x[i + L] of its half of i only (i / (L / 2) = k1: its
+//     operands r >= R0 / 2 or not), keeps its own fold and stores the other column's into the
+//     other block's buffer, slot i % (L / 2); after a cluster barrier it reads the folds of the
+//     other half of i from its own buffer. Every point is read from global memory once.
+//   - out: output k of column k1 is X[k1 + 2 k]; each goes to the block that owns that half of X
+//     (X[0 .. L) block 0), into its buffer, and after a cluster barrier each block stores its
+//     half of X contiguously, 16 bytes a thread.
+// Both phases use the exchange buffer: the in phase is over (a cluster barrier) before the
+// passes write it, and the out phase starts after a cluster barrier that follows the passes.
 __device__ __forceinline__ void cluster_sync()
 {
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 }
 
-// `p` (this block's shared memory) in the other block of the cluster of two, as a generic address.
-__device__ __forceinline__ const float2* in_other_block(const float2* p)
+// `p` (this block's shared memory) in the other block of the cluster of two.
+__device__ __forceinline__ unsigned in_other_block(const void* p)
 {
     unsigned rank;
     asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    unsigned long long q;
-    asm("mapa.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "r"(rank ^ 1u));
-    return reinterpret_cast<const float2*>(q);
+    unsigned q;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(q) : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank ^ 1u));
+    return q;
 }
 
-__device__ __forceinline__ void fold_across_cluster(const float2* stage, int tile, float2 (&v)[PPT])
+__device__ __forceinline__ void store_other_block(unsigned at, float2 v)
 {
+    // No memory clobber: global loads may move above it; the cluster barrier after the stores
+    // (asm volatile, in program order with these) orders them for the other block.
+    asm volatile("st.shared::cluster.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(v.x), "f"(v.y));
+}
+
+// The first-pass operands of column K1 of transform `transform`, folded as load_strided's FOLD = 1.
+// Every load is issued before the first remote store (each store's asm is a point the compiler
+// keeps loads behind; folding pair by pair waited out eight global latencies in a row).
+template <int K1>
+__device__ __forceinline__ void fold_load_cluster(const float2* __restrict__ in, int transform, float2* recv,
+                                                  float2 (&v)[PPT])
+{
+    static_assert(R0 >= 2, "the halves of i are the halves of r");
     constexpr int J = L / R0;
-    cluster_sync();  // the other block's stage holds its half
-    const float2* other = in_other_block(stage);
-    const bool second = (tile & 1) != 0;
+    // This block's half of i: operands r of the upper half of R0 for column 1 (i >= L / 2).
+    constexpr int R_FIRST = K1 ? R0 / 2 : 0;
+    const float2* src = in + (size_t)transform * (2 * L);
+    float2 upper[PPT / 2];  // x[i + L] of this block's pairs
 #pragma unroll
     for (int it = 0; it < PPT / R0; ++it) {
         int c, j;
         butterfly<R0, 1>(it, c, j);
 #pragma unroll
-        for (int r = 0; r < R0; ++r) {
-            const float2 o = other[j + r * J];
-            float2& m = v[it * R0 + r];
-            m = second ? make_float2(o.x - m.x, o.y - m.y) : make_float2(m.x + o.x, m.y + o.y);
+        for (int h = 0; h < R0 / 2; ++h) {
+            const int i = j + (R_FIRST + h) * J;
+            v[it * R0 + R_FIRST + h] = src[i];
+            upper[it * (R0 / 2) + h] = src[i + L];
         }
     }
-    cluster_sync();  // both stages read: each may take its next tile
+    const unsigned other = in_other_block(recv);
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+#pragma unroll
+        for (int h = 0; h < R0 / 2; ++h) {
+            const int i = j + (R_FIRST + h) * J;
+            const float2 a = v[it * R0 + R_FIRST + h];
+            const float2 b = upper[it * (R0 / 2) + h];
+            const float2 sum = make_float2(a.x + b.x, a.y + b.y);
+            const float2 diff = make_float2(a.x - b.x, a.y - b.y);
+            v[it * R0 + R_FIRST + h] = K1 ? diff : sum;
+            store_other_block(other + 8u * (unsigned)(i & (L / 2 - 1)), K1 ? sum : diff);
+        }
+    }
+    cluster_sync();  // every fold this block needs is in its buffer
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        int c, j;
+        butterfly<R0, 1>(it, c, j);
+#pragma unroll
+        for (int h = 0; h < R0 / 2; ++h) {
+            const int r = (R0 / 2 - R_FIRST) + h;  // the other half of r
+            v[it * R0 + r] = recv[(j + r * J) & (L / 2 - 1)];
+        }
+    }
+    __syncthreads();  // read before the passes write the buffer
+}
+
+// The last pass's outputs k = j + r L / RL of column k1 into the halves of X, then this block's
+// half to out.
+__device__ __forceinline__ void fold_store_cluster(float2* __restrict__ out, int transform, int k1, float2* half,
+                                                   float2 (&v)[PPT])
+{
+    cluster_sync();  // both blocks' passes are done with their buffers
+    const unsigned other = in_other_block(half);
+#pragma unroll
+    for (int it = 0; it < PPT / RL; ++it) {
+        int c, j;
+        butterfly<RL, L / RL>(it, c, j);
+#pragma unroll
+        for (int r = 0; r < RL; ++r) {
+            const int x = k1 + 2 * (j + r * (L / RL));  // X's index
+            const int at = x & (L - 1);
+            if ((x >= L) == (k1 != 0)) {
+                half[at] = v[it * RL + r];
+            } else {
+                store_other_block(other + 8u * (unsigned)at, v[it * RL + r]);
+            }
+        }
+    }
+    cluster_sync();  // this block's half of X is whole
+    float4* dst = reinterpret_cast<float4*>(out + (size_t)transform * (2 * L) + (size_t)k1 * L);
+    const float4* src = reinterpret_cast<const float4*>(half);
+#pragma unroll
+    for (int q = 0; q < L / 2 / THREADS; ++q) {
+        __stcs(dst + threadIdx.x + q * THREADS, src[threadIdx.x + q * THREADS]);
+    }
 }
 #endif
 
@@ -447,6 +529,32 @@ __device__ __forceinline__ void fold_across_cluster(const float2* stage, int til
 __device__ __forceinline__ void twiddle(int tile, int cpb_log2, int twiddle_n, float2 (&v)[PPT])
 {
 #if TWIDDLE
+#if FOLD
+    // Column k1 = 1 of a transform of 2L points (column 0's twiddle is 1): W_2L^i for i = j + r J,
+    // j = threadIdx.x + it THREADS, as W^threadIdx.x (W^THREADS)^it (W^J)^r: three accurate
+    // sincospif a thread (i / L exact in float), not two a butterfly.
+    if ((tile & 1) == 0) {
+        return;
+    }
+    constexpr int J = L / R0;
+    float s, co;
+    sincospif(-(float)THREADS / (float)L, &s, &co);
+    const float2 step_it = make_float2(co, s);
+    sincospif(-(float)J / (float)L, &s, &co);
+    const float2 step_r = make_float2(co, s);
+    sincospif(-(float)threadIdx.x / (float)L, &s, &co);
+    float2 wj = make_float2(co, s);
+#pragma unroll
+    for (int it = 0; it < PPT / R0; ++it) {
+        float2 w = wj;
+#pragma unroll
+        for (int r = 0; r < R0; ++r) {
+            v[it * R0 + r] = cmul(v[it * R0 + r], w);
+            w = cmul(w, step_r);
+        }
+        wj = cmul(wj, step_it);
+    }
+#else
     constexpr int J = L / R0;
     // Points j + r J: W^{cc j} (W^{cc J})^r, two accurate sincospif a butterfly instead of one a
     // point. cc i < 2^28 (cc < cpb <= 16384, i < L <= 16384) and N <= 2^24: the reduced
@@ -471,6 +579,7 @@ __device__ __forceinline__ void twiddle(int tile, int cpb_log2, int twiddle_n, f
             }
         }
     }
+#endif  // FOLD
 #endif
 }
 #endif
@@ -613,11 +722,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) CLUSTER_ATTR
         copies_wait();
         __syncthreads();
         load_staged(stage, tile, total_columns, v);
-#if FOLD == 2
-        fold_across_cluster(stage, tile, v);
-#else
         __syncthreads();  // every thread has its operands: the stage may take the next tile
-#endif
         if (tile + gridDim.x < tiles) {
             prefetch_strided(in, tile + gridDim.x, cpb_log2, in_stride, in_dist, batch_dist, total_columns, stage);
         }
@@ -630,6 +735,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) CLUSTER_ATTR
         if (tile + gridDim.x < tiles) {
             prefetch(in, tile + gridDim.x, total_columns, stage);
         }
+#elif FOLD == 2
+        if (tile & 1) {
+            fold_load_cluster<1>(in, tile >> 1, (float2*)shared, v);
+        } else {
+            fold_load_cluster<0>(in, tile >> 1, (float2*)shared, v);
+        }
+        twiddle(tile, cpb_log2, twiddle_n, v);
 #elif STRIDED
         load_strided(in, tile, cpb_log2, in_stride, in_dist, batch_dist, total_columns, v);
         twiddle(tile, cpb_log2, twiddle_n, v);
@@ -639,7 +751,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) CLUSTER_ATTR
         passes<1>(buf, v);
 
         // The last pass's outputs k = j + r L / RL, in natural order.
-#if STRIDED
+#if FOLD == 2
+        fold_store_cluster(out, tile >> 1, tile & 1, (float2*)shared, v);
+#elif STRIDED
 #pragma unroll
         for (int it = 0; it < PPT / RL; ++it) {
             int c, j;

@@ -81,24 +81,27 @@ pub(crate) fn folds(batch: usize, sms: u32, path: Option<Path>, asked: bool) -> 
     path != Some(Path::Shared) && (asked || batch >= 2 * sms as usize)
 }
 
-/// How a folded launch brings each block the other half of its transform (tunable `fold`;
-/// `reads` by default). H100, 2^15 points, kernel ms at batches 264 / 512 / 1024: reads 0.0932 /
-/// 0.172 / 0.309, cluster 0.108 / 0.202 / 0.390 (its two cluster barriers a tile and the remote
-/// reads cost more than the second global read they save), the four-step 0.0978 / 0.185 / 0.365,
-/// cuFFT 0.0836 / 0.161 / 0.320. A third form, each block's own half read at the tile's start and
-/// the other copied ahead into a stage by a persistent grid, was verified and ran slower still
-/// (0.0972 / 0.196 / 0.434) and was taken out; so was a fourth, one block a transform reading
-/// both halves once and parking column 1's operands in shared memory while it transforms column 0
-/// (0.1149 / 0.2175 / 0.4224, reports/2026-11-26-h100/experiments/call-75): half the blocks doing
-/// twice the passes, which bind the fold more than its second read. (These with the split
-/// exchange; the reads form now exchanges whole, see split_exchange.)
+/// How a folded launch brings each block the other half of its transform and writes its outputs
+/// (tunable `fold`; `reads` by default). H100, 2^15 points, kernel ms at batches 132 / 264 / 512 /
+/// 1024 (reports/2026-11-26-h100/experiments/call-105): reads 0.0462 / 0.0870 / 0.1603 / 0.2985,
+/// cluster 0.0472 / 0.1140 / 0.2151 / 0.3969, cuFFT 0.0421 / 0.0835 / 0.1608 / 0.3207. The
+/// ablations of the reads form that led to the cluster form (call-103, results wrong by design,
+/// 264 / 512 before the twiddle of column 1 only): 0.0898 / 0.1656 as it was; without the second
+/// read 0.0797 / 0.1471; with contiguous instead of stride-2 stores 0.0723 / 0.1372. The cluster
+/// form saves both and loses more at its three cluster barriers a block (Nsight Compute: a fifth
+/// of the warps' stall samples at the barriers and the release fences before them; the pair waits
+/// for its slower block each time). Also tried and taken out: the other block's stage read
+/// remotely by a persistent grid (0.202 ms at 512), each block's own half staged ahead (0.196),
+/// one block a transform (0.2175, call-75).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Fold {
-    /// Both blocks read both halves from global memory (the second read mostly from L2).
+    /// Both blocks read both halves from global memory (the second read mostly from L2) and
+    /// write their outputs a point apart.
     Reads,
-    /// The two blocks form a cluster (sm_90 on) and exchange their halves through distributed
-    /// shared memory, each block's copied ahead into its stage: every point read from global
-    /// memory once.
+    /// The two blocks form a cluster (sm_90 on) and trade through distributed shared memory:
+    /// each reads half the input pairs, folds both columns and hands the other its fold, then
+    /// each gathers one half of the output and writes it contiguously. Slower (see above): asked
+    /// for only.
     Cluster,
 }
 
@@ -116,24 +119,6 @@ impl Fold {
         match self {
             Fold::Reads => 1,
             Fold::Cluster => 2,
-        }
-    }
-
-    /// The path of the folded launch: the cluster form copies each block's half ahead into the
-    /// stage its partner reads; the reads form stages nothing (two tiles would not fit).
-    fn path(self) -> Path {
-        match self {
-            Fold::Reads => Path::Registers,
-            Fold::Cluster => Path::Pipelined,
-        }
-    }
-
-    /// `halves` (Layout::halves) as this form reads it: both halves from each column (in_dist 0),
-    /// or each column its own half (in_dist = the half's length), the other from its partner.
-    fn layout(self, halves: Layout) -> Layout {
-        match self {
-            Fold::Reads => halves,
-            Fold::Cluster => Layout { in_dist: halves.len, ..halves },
         }
     }
 
@@ -325,8 +310,6 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let mut launches = Vec::new();
     let sms = ctx.gpu.facts.limits.sms;
     for pass in passes(size, batch, first_len, folds(batch, sms, asked_path, asked_fold.is_some())) {
-        // The cluster form reads each block's own half of its transform (see Fold::layout).
-        let pass = if pass.fold { fold.layout(pass) } else { pass };
         let columns = columns_per_block(&pass, sms, strided_columns);
         let per_thread = asked_per_thread.unwrap_or_else(|| points_per_thread(&pass, sms));
         let block = (threads(pass.log2_len(), columns, per_thread), 1);
@@ -338,7 +321,8 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             )));
         }
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
-        let path = if pass.fold { fold.path() } else { path_for(&pass, columns, block.0, asked_path) };
+        // A folded launch stages nothing ahead: two tiles would not fit.
+        let path = if pass.fold { Path::Registers } else { path_for(&pass, columns, block.0, asked_path) };
         let defines = Defines::new()
             .set("LOG2_SIZE", pass.log2_len())
             .set("COLUMNS", columns)
@@ -354,6 +338,13 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             let max_shared = ctx.gpu.facts.limits.max_shared_per_block;
             let skew = skew_len(&pass, columns);
             let split = split_exchange(asked_split, columns * pass.len, skew, path, max_shared, pass.fold);
+            if pass.fold && fold == Fold::Cluster && split {
+                return Err(Error::unsupported(
+                    "fft `stockham` `fold: cluster` gathers half of each output in the exchange buffer, so it \
+                     exchanges whole, not split"
+                        .to_string(),
+                ));
+            }
             let mut defines =
                 defines.set("REGISTERS", 1).set("SPLIT", u32::from(split)).set("PIPELINE", u32::from(pipelined));
             if four_step(&pass) {
@@ -373,12 +364,7 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
             }
             let module = ctx.compiler.load(ctx.gpu, FILE, defines)?;
             let mut launch = Launch::with_shared(&module, ENTRY_REGISTERS, (grid, 1), block, shared as u32)?;
-            if pipelined && pass.fold {
-                // Persistent clusters of two blocks: as many as are resident at once (all of a
-                // cluster's blocks on one GPC), an even grid so each keeps its column's parity.
-                let resident = launch.resident_clusters()? as u32;
-                launch.config.grid_dim.0 = grid.min(2 * resident);
-            } else if pipelined {
+            if pipelined {
                 // Persistent: as many blocks as are resident at once, each looping over tiles.
                 let resident = launch.resident_blocks_per_sm()? as u32;
                 launch.config.grid_dim.0 = grid.min(sms * resident);
@@ -497,8 +483,6 @@ mod tests {
         assert_eq!(pass, Layout::halves(BLOCK_POINTS, 3));
         assert_eq!((pass.total_columns, columns_per_block(&pass, sms, None)), (6, 1));
         assert_eq!(threads(pass.log2_len(), 1, points_per_thread(&pass, sms)), 1024);
-        assert_eq!((Fold::Reads.path(), Fold::Cluster.path()), (Path::Registers, Path::Pipelined));
-        assert_eq!((Fold::Reads.layout(pass).in_dist, Fold::Cluster.layout(pass).in_dist), (0, BLOCK_POINTS));
         // Unfolded: asked for by `first_len` or by the shared path.
         assert_eq!(passes(1 << 15, 3, Some(128), true).len(), 2);
         assert_eq!(passes(1 << 15, 3, None, false).len(), 2);
@@ -507,9 +491,10 @@ mod tests {
         assert!(!folds(263, 132, None, false) && folds(264, 132, None, false));
         assert!(folds(264, 132, Some(Path::Registers), false) && folds(1, 132, None, true));
         assert!(!folds(4096, 132, Some(Path::Shared), true));
-        // The cluster form's stage fits beside the split exchange.
-        let cluster = register_shared_bytes(BLOCK_POINTS, 32, Path::Pipelined, true);
-        assert!(cluster <= Limits::H100.max_shared_per_block, "{cluster}");
+        // The cluster form gathers half a transform (BLOCK_POINTS float2) in the whole exchange.
+        let whole = register_shared_bytes(BLOCK_POINTS, 32, Path::Registers, false);
+        assert!((8 * BLOCK_POINTS..=Limits::H100.max_shared_per_block).contains(&whole), "{whole}");
+        assert!(!split_exchange(None, BLOCK_POINTS, 32, Path::Registers, Limits::H100.max_shared_per_block, true));
         assert!(Fold::Cluster.available((9, 0)) && !Fold::Cluster.available((8, 6)) && Fold::Reads.available((8, 6)));
         assert!(Fold::parse("dsmem").is_err());
     }

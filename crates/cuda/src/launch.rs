@@ -56,33 +56,6 @@ impl Launch {
         Ok(blocks.max(1) as usize)
     }
 
-    /// Clusters of this launch the GPU holds at once, for a function whose cluster size is
-    /// compiled in (`__cluster_dims__`): a cluster needs all its blocks resident together, on SMs
-    /// of one GPC, so a persistent grid of clusters takes this many, not SMs times blocks an SM.
-    pub(crate) fn resident_clusters(&self) -> Result<usize, Error> {
-        let config = cudarc::driver::sys::CUlaunchConfig {
-            gridDimX: self.config.grid_dim.0,
-            gridDimY: self.config.grid_dim.1,
-            gridDimZ: self.config.grid_dim.2,
-            blockDimX: self.config.block_dim.0,
-            blockDimY: self.config.block_dim.1,
-            blockDimZ: self.config.block_dim.2,
-            sharedMemBytes: self.config.shared_mem_bytes,
-            hStream: std::ptr::null_mut(),
-            attrs: std::ptr::null_mut(),
-            numAttrs: 0,
-        };
-        let mut clusters: std::ffi::c_int = 0;
-        // SAFETY: the function is loaded and the config outlives the call; no attributes, so the
-        // function's compiled cluster size applies.
-        unsafe {
-            cudarc::driver::sys::cuOccupancyMaxActiveClusters(&mut clusters, self.function.cu_function(), &config)
-        }
-        .result()
-        .map_err(crate::error::driver(format!("asking {}'s cluster occupancy", self.entry)))?;
-        Ok(clusters.max(1) as usize)
-    }
-
     fn shared_bytes(&self) -> u32 {
         let static_bytes = self.function.shared_size_bytes().unwrap_or(0).max(0) as u32;
         static_bytes + self.config.shared_mem_bytes
