@@ -30,10 +30,16 @@
 //    - f32: a run is 128 bytes of one row, and a warp storing them directly touches 32 rows per
 //      instruction, which held f32 near 45% of an H100's copy bandwidth; so a batch's outputs are
 //      staged in shared memory (over cs, once read) and leave as whole rows (store_staged).
+//      Staged runs do not sum their own first windows: a run slides from 0, the two warps idle
+//      in the row phase sum each row's first window, and run k starts at that plus the total
+//      steps of runs 0 .. k - 1 (store_staged says why).
 //    - f32 rounding: a column sum slides at most one strip (<= height rows) from its direct
-//      start, a row sum 31 steps, so the error grows like a random walk over at most
-//      max(width, height) steps, within the reference's allowance (8 eps max|in|
-//      sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//      start, a row sum at most OUT_COLS steps from its row's first window, so the error grows
+//      like a random walk over at most max(width, height) steps, within the reference's
+//      allowance (8 eps max|in| sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//    - The column walk keeps every load it can in flight, so the row phase reads the thread
+//      index where it uses it (thread_index_here): addresses derived from it and hoisted out of
+//      the batch loop held registers through the walk, 27 loads in flight instead of 36.
 //    - Two blocks an SM, WALK_UNROLL = 32 rows of loads in flight a walker, and as many strips
 //      as the resident blocks hold in one wave (6 of 720 rows at 8K on an H100). The rows
 //      leaving a window are loaded a second time 2r + 1 rows after the first; with four blocks
@@ -45,7 +51,9 @@
 //      outputs stored as streaming (__stcs), so that neither keeps rows still to come back out
 //      of L2.
 //    Measured on an H100 (copy bandwidth 2.95 TB/s, bytes read + written), 7680 x 4320,
-//    m = 5 / 31 / 63, f32 kernel ms (reports/2026-11-26-h100/experiments/call-41 .. call-46):
+//    m = 5 / 31 / 63, f32 kernel ms (reports/2026-11-26-h100/experiments/call-41 .. call-46;
+//    the first line call-111):
+//      as below, run starts shared, indices read late 0.1118 / 0.1052 / 0.1228 (81 / 86 / 74%)
 //      2 blocks an SM, 32 loads, 6 strips (this)        0.1195 / 0.1274 / 0.1380 (75 / 71 / 65%)
 //      the same in 13 strips (two waves)                0.1202 / 0.1296 / 0.1451
 //      4 blocks an SM, 16 loads, strips of 32 rows      0.129 / 0.150 / 0.166 (session 8's kernel)
@@ -163,6 +171,16 @@ extern "C" __global__ void __launch_bounds__(COLS * WALKERS)
     slide_transpose(colsum_t, width, height, window, out, Mean{window});
 }
 
+
+// threadIdx.x read where it is used: a value the compiler cannot hoist out of the batch loop, so that
+// nothing derived from it stays live across the column walk, whose loads in flight take the registers
+// left (hoisted, the staged outputs' addresses cut them from 36 to 27: call-109).
+__device__ __forceinline__ int thread_index_here()
+{
+    int t;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    return t;
+}
 
 // The fused kernel's mean of a run's sums. u8: the sums carry the + area/2 of the rounding from
 // their start (bias), and (s + area/2) / area is a multiply-high by ceil(2^32 / area) (exact for
@@ -336,6 +354,27 @@ __device__ __forceinline__ void
     }
 }
 
+// This thread's run of the batch (rows image rows from `o`, image column 0 of the batch's first
+// row), stored directly: lane = row of the batch, warp = which run of RUN columns; a warp's loads
+// from cs are on 32 rows at the same column, 32 banks apart modulo 32 because CS_PITCH is odd.
+__device__ __forceinline__ void direct_run(const acc_t* cs, int r, const RunMean& mean, int rows, int width, int x0,
+                                           pixel_t* o)
+{
+    const int t = thread_index_here();
+    const int row = t % 32;
+    const int run = t / 32;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);
+#ifdef DTYPE_U8
+    const bool vector = width % 16 == 0 && valid == RUN;
+#else
+    const bool vector = width % 4 == 0 && valid == RUN;
+#endif
+    if (run < OUT_COLS / RUN && row < rows && valid > 0) {
+        write_run(cs + row * CS_PITCH + run * RUN, r, mean, o + (long long)row * width + x, valid, vector);
+    }
+}
+
 #ifdef DTYPE_F32
 // f32 batches leave through shared memory. A lane's run is on its own row, so stored directly
 // a warp's 16-byte stores touch 32 rows at once, and on an H100 that held f32 at about 45% of
@@ -348,46 +387,83 @@ __device__ __forceinline__ void
 #define OUT_VECS (OUT_COLS / 4)
 #define OUT_PITCH 49
 
-// The run of RUN outputs from the row of column sums `rcs` (as write_run), in registers.
-__device__ __forceinline__ void run_values(const acc_t* rcs, int r, const RunMean& mean, float4 (&v)[RUN / 4])
+// Staged runs do not each sum their first window (2r + 1 shared loads a run: at m = 63 as many
+// as the run's own 32 steps, and 10% of the kernel's time, reports/2026-11-26-h100/experiments/
+// call-107). A run slides from 0 instead, its values relative to its start, and returns its
+// total step D (the window sum at its end minus the one at its start); the two warps left over
+// in the row phase sum each row's first window in halves of 32 terms; after the barrier the
+// staging needs anyway, run k starts at that first window plus the D of runs 0 .. k - 1.
+#define RUNS (OUT_COLS / RUN)
+static_assert(FUSED_THREADS / 32 >= RUNS + 2, "two warps beyond the runs sum the rows' first windows");
+static_assert(2 * FUSED_MAX_RADIUS + 1 <= 64, "a row's first window is two halves of 32 terms");
+// starts[h * 32 + row] (h = 0, 1): the halves of the row's first window; starts[(2 + k) * 32 +
+// row]: run k's D.
+#define STARTS ((RUNS + 2) * 32)
+
+// The run of RUN values from the row of column sums `rcs`, relative to the run's start, in
+// registers; returns the run's D.
+__device__ __forceinline__ acc_t run_steps(const acc_t* rcs, int r, float4 (&v)[RUN / 4])
 {
-    acc_t s = run_start(rcs, r, mean);
+    acc_t s = 0.0f;
     const acc_t* add = rcs + 2 * r + 1;
 #pragma unroll
     for (int h = 0; h < RUN / 4; ++h) {
         float q[4];
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
-            const int i = h * 4 + k;
-            q[k] = mean(s);
-            if (i + 1 < RUN) {
-                s = slide(s, add[i], rcs[i]);
-            }
+            q[k] = s;
+            s = slide(s, add[h * 4 + k], rcs[h * 4 + k]);
         }
         v[h] = make_float4(q[0], q[1], q[2], q[3]);
     }
+    return s;
+}
+
+// Terms 32 h .. 32 h + 31 of the row's first window (rcs[0 .. 2r]), chunks of 8 predicated
+// shared loads issued together.
+__device__ __forceinline__ acc_t first_window_half(const acc_t* rcs, int r, int h)
+{
+    acc_t s = 0.0f;
+#pragma unroll
+    for (int d = 0; d < 32; d += 8) {
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+            if (32 * h + d + k <= 2 * r) {
+                s += rcs[32 * h + d + k];
+            }
+        }
+    }
+    return s;
 }
 
 // One batch's outputs (rows image rows from `o`, the block's first output column of its first
 // row) through shared memory: runs to registers, then (every thread done reading cs) to cs as a
 // tile, then out as whole rows, consecutive threads on consecutive float4. Every thread of the
 // block calls it: it holds barriers.
-__device__ __forceinline__ void store_staged(acc_t* cs, int r, const RunMean& mean, bool active, int rows, int width,
-                                             pixel_t* o)
+__device__ __forceinline__ void store_staged(acc_t* cs, acc_t* starts, int r, const RunMean& mean, int rows,
+                                             int width, pixel_t* o)
 {
-    const int t = threadIdx.x;
+    const int t = thread_index_here();
     const int row = t % 32;
     const int run = t / 32;
+    const bool active = run < RUNS && row < rows;
     float4 v[RUN / 4];
     if (active) {
-        run_values(cs + row * CS_PITCH + run * RUN, r, mean, v);
+        starts[(2 + run) * 32 + row] = run_steps(cs + row * CS_PITCH + run * RUN, r, v);
+    } else if (run < RUNS + 2 && row < rows) {
+        starts[(run - RUNS) * 32 + row] = first_window_half(cs + row * CS_PITCH, r, run - RUNS);
     }
     __syncthreads();
     float4* tile = reinterpret_cast<float4*>(cs);
     if (active) {
+        acc_t start = starts[row] + starts[32 + row];
+        for (int k = 0; k < run; ++k) {
+            start += starts[(2 + k) * 32 + row];
+        }
 #pragma unroll
         for (int h = 0; h < RUN / 4; ++h) {
-            tile[row * OUT_PITCH + run * (RUN / 4) + h] = v[h];
+            tile[row * OUT_PITCH + run * (RUN / 4) + h] = make_float4(
+                mean(start + v[h].x), mean(start + v[h].y), mean(start + v[h].z), mean(start + v[h].w));
         }
     }
     __syncthreads();
@@ -405,6 +481,7 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
 #ifdef DTYPE_F32
     // 16-byte aligned: it also holds the staged outputs as float4.
     __shared__ __align__(16) acc_t cs[BATCH_ROWS * CS_PITCH];
+    __shared__ acc_t starts[STARTS];
     static_assert(OUT_PITCH * 4 <= CS_PITCH, "a row of staged outputs fits in a row of cs");
 #else
     __shared__ acc_t cs[BATCH_ROWS * CS_PITCH];
@@ -430,17 +507,6 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
     const pixel_t* column = in + clamp_index((long long)x0 - r + t, width);
     acc_t sum = walker ? column_start(column, width, height, y0, r) : (acc_t)0;
 
-    // Row sums: lane = row of the batch, warp = which run of RUN columns; a warp's loads from cs
-    // are on 32 rows at the same column, 32 banks apart modulo 32 because CS_PITCH is odd.
-    const int row = t % 32;
-    const int run = t / 32;
-    const int x = x0 + run * RUN;
-    const int valid = min(RUN, width - x);
-#ifdef DTYPE_U8
-    const bool vector = width % 16 == 0 && valid == RUN;
-#else
-    const bool vector = width % 4 == 0 && valid == RUN;
-#endif
     const RunMean mean(window);
 #ifdef DTYPE_F32
     // Whole blocks inside the image, rows aligned for float4: outputs staged in shared memory;
@@ -458,17 +524,14 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
             }
         }
         __syncthreads();
-        const bool active = run < OUT_COLS / RUN && row < rows;
 #ifdef DTYPE_F32
         if (staged) {
-            store_staged(cs, r, mean, active, rows, width, out + (long long)y * width + x0);
-        } else if (active && valid > 0) {
-            write_run(cs + row * CS_PITCH + run * RUN, r, mean, out + (long long)(y + row) * width + x, valid, vector);
+            store_staged(cs, starts, r, mean, rows, width, out + (long long)y * width + x0);
+        } else {
+            direct_run(cs, r, mean, rows, width, x0, out + (long long)y * width);
         }
 #else
-        if (active && valid > 0) {
-            write_run(cs + row * CS_PITCH + run * RUN, r, mean, out + (long long)(y + row) * width + x, valid, vector);
-        }
+        direct_run(cs, r, mean, rows, width, x0, out + (long long)y * width);
 #endif
         __syncthreads();
     }

@@ -32,17 +32,22 @@
 //    - f32: a run is 128 bytes of one row, and 32 neighbouring work-items storing theirs
 //      directly touch 32 rows at once, which held f32 near 45% of an H100's copy bandwidth (in
 //      the CUDA twin); so a batch's outputs are staged in local memory (over cs, once read) and
-//      leave as whole rows (store_staged).
+//      leave as whole rows (store_staged). Staged runs do not sum their own first windows: a
+//      run slides from 0, the two sub-groups idle in the row phase sum each row's first window,
+//      and run k starts at that plus the total steps of runs 0 .. k - 1 (store_staged).
 //    - f32 rounding: a column sum slides at most one strip (<= height rows) from its direct
-//      start, a row sum 31 steps, so the error grows like a random walk over at most
-//      max(width, height) steps, within the reference's allowance (8 eps max|in|
-//      sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//      start, a row sum at most OUT_COLS steps from its row's first window, so the error grows
+//      like a random walk over at most max(width, height) steps, within the reference's
+//      allowance (8 eps max|in| sqrt(max(width, height)), see crates/reference/src/tolerance.rs).
+//    - The row phase reads the work-item's index where it uses it (item_index_here), so that
+//      nothing derived from it holds registers through the column walk's loads in flight.
 //    - On NVIDIA: strips sized by the host to fill the device in one wave, the L2 hints below,
-//      and for windows above 45 two groups a compute unit (a register cap of 128), as the CUDA
-//      twin, whose header says why (the rows the resident walkers keep between a row's two loads
-//      outgrow L2 with four). Unlike the twin, 16 rows of loads in flight a walker: 32 ran 1.9x
-//      slower on NVIDIA's OpenCL at any register cap or strip count (H100, 8K, m = 5 / 63:
-//      0.275 / 0.286 ms against 0.134 / 0.149, reports/2026-11-26-h100/experiments/call-50).
+//      two groups a compute unit (a register cap of 128), as the CUDA twin, whose header says why
+//      (the rows the resident walkers keep between a row's two loads outgrow L2 with four), and
+//      (f32) a whole batch's loads issued before the walk's first add, written out
+//      (fill_column_inside): NVIDIA's compiler keeps 16 steps' loads ahead of a loop unrolled 16
+//      deep and only 7 of one unrolled 32 deep, which ran 1.9-2.2x slower (reports/2026-11-26-h100/
+//      experiments/call-50, call-113, call-116).
 //    No shuffles: OpenCL 1.2 has none, nor does the design need them. Measurements: see the
 //    CUDA twin (kernels/cuda/box_filter_fast.cu), where u8 held 28-38% of an H100's copy
 //    bandwidth, bound by instructions and latency (byte loads, one column per work-item), not by
@@ -115,9 +120,9 @@ inline void store_stream_u32x4(__global uint4* p, uint4 v) {
 }
 #endif
 
-// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount: 64 registers,
-// four groups a compute unit, for windows up to 45, 128 and two groups above, as CUDA's
-// __launch_bounds__(256, 2); f32 only, see crates/opencl/src/box_filter.rs): the fused kernels
+// REGISTER_CAP (set by the host where it builds with NVIDIA's -cl-nv-maxrregcount: 128 registers,
+// two groups a compute unit, as CUDA's __launch_bounds__(256, 2); f32 only, see
+// crates/opencl/src/box_filter.rs, tunable `max_registers`): the fused kernels
 // drop reqd_work_group_size then, with which NVIDIA's compiler ignores the cap (see
 // fft_stockham_registers.h).
 #ifdef REGISTER_CAP
@@ -142,7 +147,9 @@ inline void store_stream_u32x4(__global uint4* p, uint4 v) {
 #define CS_PITCH 255
 // Loads a column walker keeps in flight: its steps are a chain of adds, but their loads are
 // independent, and the kernel is latency-bound unless many are issued before the first is used.
+#ifndef WALK_UNROLL
 #define WALK_UNROLL 16
+#endif
 
 inline acc_t keep_sum(acc_t sum, int window) {
     return sum;
@@ -271,6 +278,28 @@ inline acc_t fill_column_inside(__global const pixel_t* column, int width, int y
                                 __local acc_t* cs) {
     __global const pixel_t* add = column + (long)(y + r + 1) * width;
     __global const pixel_t* sub = column + (long)(y - r) * width;
+#if defined(DTYPE_F32) && defined(REGISTER_CAP) && REGISTER_CAP >= 128
+    // NVIDIA at two groups a compute unit: a whole batch's loads, both rows of each step, issued
+    // before its first add, as the CUDA twin's walk does. The loop below keeps 16 rows' loads ahead
+    // (32 in its SASS); unrolled 32 deep, NVIDIA's compiler kept 7 and ran 2.2x slower (call-113,
+    // call-116); written out, 57 come first (call-117: 8K m = 17 / 31 0.1170 / 0.1173 ms against the
+    // loop's 0.1224 / 0.1240).
+    if (rows == BATCH_ROWS) {
+        acc_t entering[BATCH_ROWS];
+        acc_t leaving[BATCH_ROWS];
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            entering[i] = add[(long)i * width];
+            leaving[i] = load_last_f32(sub + (long)i * width);
+        }
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            cs[i * CS_PITCH] = s;
+            s = slide(s, entering[i], leaving[i]);
+        }
+        return s;
+    }
+#endif
 #pragma unroll WALK_UNROLL
     for (int i = 0; i < rows; ++i) {
         cs[i * CS_PITCH] = s;
@@ -381,6 +410,41 @@ inline void write_run(__local const acc_t* rcs, int r, int window, RunMean mean,
     }
 }
 
+// The work-item's index read where it is used: on NVIDIA a value the compiler cannot hoist out of
+// the batch loop (inline PTX), so that nothing derived from it stays live across the column walk,
+// whose loads in flight take the registers left (the CUDA twin's walk lost a quarter of them to
+// hoisted addresses of the row phase).
+inline int item_index_here() {
+#ifdef NV_PTX
+    int t;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    return t;
+#else
+    return (int)get_local_id(0);
+#endif
+}
+
+// This work-item's run of the batch (rows image rows from `o`, image column 0 of the batch's
+// first row), stored directly: t % 32 = row of the batch, t / 32 = which run of RUN columns; 32
+// consecutive work-items load from cs on 32 rows at the same column, in 32 different banks
+// (CS_PITCH odd).
+inline void direct_run(__local const acc_t* cs, int r, int window, RunMean mean, int rows, int width, int x0,
+                       __global pixel_t* o) {
+    const int t = item_index_here();
+    const int row = t % 32;
+    const int run = t / 32;
+    const int x = x0 + run * RUN;
+    const int valid = min(RUN, width - x);
+#ifdef DTYPE_U8
+    const bool vector = width % 16 == 0 && valid == RUN;
+#else
+    const bool vector = width % 4 == 0 && valid == RUN;
+#endif
+    if (run < OUT_COLS / RUN && row < rows && valid > 0) {
+        write_run(cs + row * CS_PITCH + run * RUN, r, window, mean, o + (long)row * width + x, valid, vector);
+    }
+}
+
 #ifdef DTYPE_F32
 // f32 batches leave through local memory. A work-item's run is on its own row, so stored
 // directly 32 neighbouring work-items' 16-byte stores touch 32 rows at once, and on an H100 (in
@@ -393,44 +457,82 @@ inline void write_run(__local const acc_t* rcs, int r, int window, RunMean mean,
 #define OUT_VECS (OUT_COLS / 4)
 #define OUT_PITCH 49
 
-// The run of RUN outputs from the row of column sums `rcs` (as write_run), in registers.
-inline void run_values(__local const acc_t* rcs, int r, int window, RunMean mean, float4* v) {
-    acc_t s = run_start(rcs, r, window);
+// Staged runs do not each sum their first window (2r + 1 local loads a run: at m = 63 as many as
+// the run's own 32 steps; 10% of the CUDA twin's time). A run slides from 0 instead, its values
+// relative to its start, and returns its total step D (the window sum at its end minus the one at
+// its start); the two sub-groups of 32 left over in the row phase sum each row's first window in
+// halves of 32 terms; after the barrier the staging needs anyway, run k starts at that first
+// window plus the D of runs 0 .. k - 1.
+#define RUNS (OUT_COLS / RUN)
+#if FUSED_THREADS / 32 < RUNS + 2 || 2 * FUSED_MAX_RADIUS + 1 > 64
+#error "two sub-groups of 32 beyond the runs sum the rows' first windows, in two halves of 32 terms"
+#endif
+// starts[h * 32 + row] (h = 0, 1): the halves of the row's first window; starts[(2 + k) * 32 +
+// row]: run k's D.
+#define STARTS ((RUNS + 2) * 32)
+
+// The run of RUN values from the row of column sums `rcs`, relative to the run's start, in
+// registers; returns the run's D.
+inline acc_t run_steps(__local const acc_t* rcs, int r, float4* v) {
+    acc_t s = 0.0f;
     __local const acc_t* add = rcs + 2 * r + 1;
 #pragma unroll
     for (int h = 0; h < RUN / 4; ++h) {
         float q[4];
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
-            const int i = h * 4 + k;
-            q[k] = run_value(mean, s);
-            if (i + 1 < RUN) {
-                s = slide(s, add[i], rcs[i]);
-            }
+            q[k] = s;
+            s = slide(s, add[h * 4 + k], rcs[h * 4 + k]);
         }
         v[h] = (float4)(q[0], q[1], q[2], q[3]);
     }
+    return s;
+}
+
+// Terms 32 h .. 32 h + 31 of the row's first window (rcs[0 .. 2r]), chunks of 8 predicated local
+// loads issued together.
+inline acc_t first_window_half(__local const acc_t* rcs, int r, int h) {
+    acc_t s = 0.0f;
+#pragma unroll
+    for (int d = 0; d < 32; d += 8) {
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+            if (32 * h + d + k <= 2 * r) {
+                s += rcs[32 * h + d + k];
+            }
+        }
+    }
+    return s;
 }
 
 // One batch's outputs (rows image rows from `o`, the group's first output column of its first
 // row) through local memory: runs to registers, then (every work-item done reading cs) to cs as
 // a tile, then out as whole rows, consecutive work-items on consecutive float4. Every work-item
 // of the group calls it: it holds barriers.
-inline void store_staged(__local acc_t* cs, int r, int window, RunMean mean, bool active, int rows, int width,
+inline void store_staged(__local acc_t* cs, __local acc_t* starts, int r, RunMean mean, int rows, int width,
                          __global pixel_t* o) {
-    const int t = get_local_id(0);
+    const int t = item_index_here();
     const int row = t % 32;
     const int run = t / 32;
+    const bool active = run < RUNS && row < rows;
     float4 v[RUN / 4];
     if (active) {
-        run_values(cs + row * CS_PITCH + run * RUN, r, window, mean, v);
+        starts[(2 + run) * 32 + row] = run_steps(cs + row * CS_PITCH + run * RUN, r, v);
+    } else if (run < RUNS + 2 && row < rows) {
+        starts[(run - RUNS) * 32 + row] = first_window_half(cs + row * CS_PITCH, r, run - RUNS);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     __local float4* tile = (__local float4*)cs;
     if (active) {
+        acc_t start = starts[row] + starts[32 + row];
+        for (int k = 0; k < run; ++k) {
+            start += starts[(2 + k) * 32 + row];
+        }
 #pragma unroll
         for (int h = 0; h < RUN / 4; ++h) {
-            tile[row * OUT_PITCH + run * (RUN / 4) + h] = v[h];
+            tile[row * OUT_PITCH + run * (RUN / 4) + h] =
+                (float4)(run_value(mean, start + v[h].x), run_value(mean, start + v[h].y),
+                         run_value(mean, start + v[h].z), run_value(mean, start + v[h].w));
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -448,6 +550,7 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     // 16-byte aligned: it also holds the staged outputs as float4 (a row of them, 4 OUT_PITCH
     // floats, fits in a row of cs).
     __local acc_t cs[BATCH_ROWS * CS_PITCH] __attribute__((aligned(16)));
+    __local acc_t starts[STARTS];
 #else
     __local acc_t cs[BATCH_ROWS * CS_PITCH];
 #endif
@@ -473,17 +576,6 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     __global const pixel_t* column = in + clamp_index((long)x0 - r + t, width);
     acc_t sum = walker ? column_start(column, width, height, y0, r) : (acc_t)0;
 
-    // Row sums: t % 32 = row of the batch, t / 32 = which run of RUN columns; 32 consecutive
-    // work-items load from cs on 32 rows at the same column, in 32 different banks (CS_PITCH odd).
-    const int row = t % 32;
-    const int run = t / 32;
-    const int x = x0 + run * RUN;
-    const int valid = min(RUN, width - x);
-#ifdef DTYPE_U8
-    const bool vector = width % 16 == 0 && valid == RUN;
-#else
-    const bool vector = width % 4 == 0 && valid == RUN;
-#endif
     const RunMean mean = run_mean(window);
 #ifdef DTYPE_F32
     // Whole groups inside the image, rows aligned for float4: outputs staged in local memory;
@@ -501,19 +593,14 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const bool active = run < OUT_COLS / RUN && row < rows;
 #ifdef DTYPE_F32
         if (staged) {
-            store_staged(cs, r, window, mean, active, rows, width, out + (long)y * width + x0);
-        } else if (active && valid > 0) {
-            write_run(cs + row * CS_PITCH + run * RUN, r, window, mean, out + (long)(y + row) * width + x, valid,
-                      vector);
+            store_staged(cs, starts, r, mean, rows, width, out + (long)y * width + x0);
+        } else {
+            direct_run(cs, r, window, mean, rows, width, x0, out + (long)y * width);
         }
 #else
-        if (active && valid > 0) {
-            write_run(cs + row * CS_PITCH + run * RUN, r, window, mean, out + (long)(y + row) * width + x, valid,
-                      vector);
-        }
+        direct_run(cs, r, window, mean, rows, width, x0, out + (long)y * width);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }

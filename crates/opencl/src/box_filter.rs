@@ -199,22 +199,18 @@ const RING_MIN_ROWS: usize = 160;
 const U8X4_ENTRY: &str = "box_filter_fast_fused_u8x4";
 const U8X4_GROUPS_PER_CU: usize = 4;
 
-/// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP), by
-/// window: 64 (four groups of 256 a compute unit) up to 45, 128 (two) above, where the rows the
-/// resident walkers keep between a row's two loads outgrow L2 with four (the CUDA twin's header
-/// says more; it takes two groups at every window). H100, 7680 x 4320, kernel ms, one-wave
-/// strips, m = 5 / 17 / 31 / 33 / 45 / 63: cap 64 0.1207 / 0.1232 / 0.1290 / 0.1331 / 0.1424 /
-/// 0.1594, cap 128 0.1334 / 0.1381 / 0.1403 / 0.1430 / 0.1428 / 0.1496 (call-51; CUDA 0.1194 /
-/// 0.1236 / 0.1269 / 0.1289 / 0.1308 / 0.1379); uncapped (with reqd_work_group_size: 128
-/// registers) m = 5 / 63 0.1503 / 0.2064 (call-50). u8's kernels take 48 and 64 registers anyway,
-/// and measured 3-4% slower without reqd_work_group_size: uncapped.
-fn fast_f32_register_cap(window: usize) -> u32 {
-    if window > 45 {
-        128
-    } else {
-        64
-    }
-}
+/// Registers a work-item of `fast`'s f32 fused kernel may use on NVIDIA (REGISTER_CAP): 128, two
+/// groups of 256 a compute unit, as the CUDA twin's two blocks an SM, where the kernel's column walk
+/// issues a whole batch's loads (both rows of 32 steps) before its first add. H100, kernel ms,
+/// 7680 x 4320 m = 5 / 17 / 31 / 63 and 4096 x 4096 m = 9 / 33 / 63 (reports/2026-11-26-h100/
+/// experiments/call-117, CUDA 0.1119 / 0.1042 / 0.1058 / 0.1231 and 0.0553 / 0.0565 / 0.0623 in the
+/// same rounds): 0.1172 / 0.1175 / 0.1176 / 0.1291 and 0.0619 / 0.0630 / 0.0693. The walk as a loop
+/// of 16 steps (its SASS keeps 32 loads ahead; the loop unrolled 32 deep kept 7 and ran 2.2x slower,
+/// call-113, call-116) at cap 64 (four groups, one-wave strips half as deep) 0.1182 / 0.1220 /
+/// 0.1262 / 0.1517 and 0.0648 / 0.0690 / 0.0805 (call-113), at 128 0.1209 / 0.1224 / 0.1240 / 0.1276
+/// and 0.0626 / 0.0642 / 0.0665. Caps of 80 and 96 ran no faster. u8's kernels take 48 and 64
+/// registers anyway, and measured 3-4% slower without reqd_work_group_size: uncapped.
+const F32_REGISTER_CAP: u32 = 128;
 
 /// Groups of FUSED_THREADS work-items a compute unit of NVIDIA's holds under a register cap.
 fn groups_per_cu(cap: u32) -> usize {
@@ -263,7 +259,7 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
 /// `fast`: one fused launch for the usual windows, two slide-and-transpose passes above.
 pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let image = Image::of(ctx)?;
-    // Tunable `max_registers` (f32 on NVIDIA): a cap instead of fast_f32_register_cap, or `none`.
+    // Tunable `max_registers` (f32 on NVIDIA): a cap instead of F32_REGISTER_CAP, or `none`.
     let chosen = crate::tunables::register_cap(ctx.tunables, "box-filter `fast`")?;
     if chosen.is_some() && image.dtype != DType::F32 {
         return Err(Error::input("box-filter `fast` tunable `max_registers` applies to f32 images".to_string()));
@@ -278,7 +274,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
         return plan_mma(ctx, &image, strips);
     }
     let cap = match image.dtype {
-        DType::F32 => chosen.unwrap_or(Some(fast_f32_register_cap(image.window))),
+        DType::F32 => chosen.unwrap_or(Some(F32_REGISTER_CAP)),
         DType::U8 => None,
     };
     let defines = match cap {
@@ -361,10 +357,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn f32_fused_takes_two_groups_a_compute_unit_above_m_45() {
-        assert_eq!((fast_f32_register_cap(45), fast_f32_register_cap(47)), (64, 128));
-        assert_eq!(groups_per_cu(fast_f32_register_cap(5)), 4);
-        assert_eq!(groups_per_cu(fast_f32_register_cap(63)), 2);
-        assert_eq!(groups_per_cu(255), 1);
+    fn f32_fused_takes_two_groups_a_compute_unit() {
+        assert_eq!((groups_per_cu(F32_REGISTER_CAP), groups_per_cu(64), groups_per_cu(255)), (2, 4, 1));
     }
 }
