@@ -401,7 +401,9 @@ static_assert(2 * FUSED_MAX_RADIUS + 1 <= 64, "a row's first window is two halve
 #define STARTS ((RUNS + 2) * 32)
 
 // The run of RUN values from the row of column sums `rcs`, relative to the run's start, in
-// registers; returns the run's D.
+// registers; returns the run's D (its 32nd step, past its last output: the last run's D, which no
+// run uses, reads cs column 2r + 32 + 32 (RUNS - 1) = OUT_COLS + 2r, one past the walked ones, inside
+// the row's pitch).
 __device__ __forceinline__ acc_t run_steps(const acc_t* rcs, int r, float4 (&v)[RUN / 4])
 {
     acc_t s = 0.0f;

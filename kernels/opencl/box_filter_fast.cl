@@ -472,7 +472,9 @@ inline void direct_run(__local const acc_t* cs, int r, int window, RunMean mean,
 #define STARTS ((RUNS + 2) * 32)
 
 // The run of RUN values from the row of column sums `rcs`, relative to the run's start, in
-// registers; returns the run's D.
+// registers; returns the run's D (its 32nd step, past its last output: the last run's D, which no
+// run uses, reads cs column 2r + 32 + 32 (RUNS - 1) = OUT_COLS + 2r, one past the walked ones, inside
+// the row's pitch).
 inline acc_t run_steps(__local const acc_t* rcs, int r, float4* v) {
     acc_t s = 0.0f;
     __local const acc_t* add = rcs + 2 * r + 1;
