@@ -14,7 +14,10 @@
 //    rows are clamped as copied. Pieces left or right of the image are not copied (filling
 //    them with the edge byte, a load and a store, held the edge blocks and so the one-wave grid
 //    at twice the time, call-85): the band matrix gives their columns no weight and gives the
-//    image's edge column the weight of the window's columns beyond it.
+//    image's edge column the weight of the window's columns beyond it. Nor are pieces beyond the
+//    window's reach (x0 - r .. x0 + 127 + r), which pass 1 reads with weight 0 as well: 10 of 13
+//    pieces a row up to m = 33 (8K m = 5 / 17 / 31 0.0362 / 0.0361 / 0.0383 -> 0.0359 / 0.0358 /
+//    0.0378 ms, call-123).
 //  - Horizontal sums (pass 1), one group of 32 input rows a step: for each 8 rows,
 //      H^T (16 slab columns x 8 rows) = Band_x (16 x 32 kh) . X^T (32 kh x 8),
 //    A = Band_x (ones where the input column lies in the output column's window), B = the
@@ -34,7 +37,7 @@
 //    exact for windows up to 63. Two bytes a thread and row to a staged tile of the block's 32
 //    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
 //    stores).
-// Four blocks an SM (64 registers, 47.5 KiB). Measured on an H100 (reports/2026-11-26-h100/experiments
+// Four blocks an SM (at most 64 registers, 47.5 KiB). Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
 // bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
@@ -45,6 +48,17 @@
 // 0.038 compile-time; hi and lo bytes in one accumulator chained 2G products, 0.0365 -> 0.0363 apart;
 // three blocks an SM (80 registers, G operand slots) 0.0363 / 0.0361 / 0.0391 / 0.0492. Tried and
 // slower: the next group's pass 1 beside this block's pass 2 (0.0376 .. 0.0510, call-91).
+// Session 14 (call-123 .. call-127; 55 to 64 registers by shape, no local memory): copies trimmed
+// to the window's reach, pass 2 without the products Band_y gives no weight and with half-K ones
+// where it weighs one half, one shape a module, the staged copies' slots in registers: 7680 x 4320
+// m = 5 / 17 / 31 / 45 / 63 0.0365 / 0.0364 / 0.0386 / 0.0478 / 0.0500 -> 0.0323 / 0.0323 / 0.0362 /
+// 0.0413 / 0.0458 (70 / 70 / 63 / 55 / 50% of 2.90 TB/s); 4096 x 4096 m = 9 / 33 / 45 / 63 0.0171 /
+// 0.0197 / 0.0251 / 0.0268 -> 0.0162 / 0.0198 / 0.0227 / 0.0253. Most of it came from the last two:
+// compiled for every shape, the largest one's registers held the others at 64 with a 64-byte stack
+// frame, and the copies' slots filled in turn lived in local memory. Its data movement alone (a
+// kernel copying the same 32 x 208-byte pieces through shared memory and storing the 32 x 128
+// middle, tile_copy.cu in call-123) takes 0.0303 ms at 8K: about 75% of the copy bandwidth is this
+// access pattern's ceiling (blocks of 256 or 512 output bytes a row: 0.0285 / 0.0279, 80 / 82%).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -53,8 +67,33 @@
 // Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count),
 //          MMA_SHARED_BYTES of dynamic shared memory; width a multiple of 16, window <= 63,
 //          sm_80 and later.
+// Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below).
 
 #include "image_common.cuh"
+
+// One shape a module: G = 1 + ceil(2r / 32) groups an output block and KH = ceil((16 + r + r4) /
+// 32) steps of 32 columns, the host's defines MMA_G and MMA_KH (as the OpenCL twin): r = 0 (1, 1),
+// 1 .. 8 (2, 1), 9 .. 16 (2, 2), 17 .. 24 (3, 2), 25 .. 31 (3, 3). Compiled for every shape and
+// chosen by r at run time, the largest shape's registers held every other one at 64 with spills
+// (a 48 to 64-byte stack frame); one shape a module leaves the small windows' walks without.
+#if !defined(MMA_G) || !defined(MMA_KH)
+#error "define MMA_G and MMA_KH"
+#endif
+// The largest radius of the shape.
+#if MMA_G == 1
+#define MMA_R_MAX 0
+#elif MMA_G == 2
+#define MMA_R_MAX (MMA_KH == 1 ? 8 : 16)
+#else
+#define MMA_R_MAX (MMA_KH == 2 ? 24 : 31)
+#endif
+// Where Band_y reaches one half of a group's rows only, pass 2 multiplies that half alone (a
+// half-K product, band_y_reaches), but for the shape (3, 2), where those took 8 bytes of spills at
+// 64 registers:
+// H100 kernel ms, half-K / full products (call-127): 8K m = 5 / 31 / 45 / 63 0.0323 / 0.0362 /
+// 0.0438 / 0.0458 against 0.0326 / 0.0370 / 0.0413 / 0.0467; 4096^2 m = 9 / 33 / 45 / 63 0.0162 /
+// 0.0198 / 0.0236 / 0.0253 against 0.0166 / 0.0204 / 0.0227 / 0.0257.
+#define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
 
 #define MMA_THREADS 256
 #define MMA_WARPS 8
@@ -109,6 +148,25 @@ __device__ __forceinline__ void mma_u8(unsigned int (&d)[4], const uint4& a, uns
         : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
 }
 
+// d += a . b over one half of K (mma.m16n8k16): a k32 product's lower half is (a.x, a.y, b0), its
+// upper half (a.z, a.w, b1), in the same fragment layouts.
+__device__ __forceinline__ void mma_u8_k16(unsigned int (&d)[4], unsigned int a0, unsigned int a1, unsigned int b)
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a0), "r"(a1), "r"(b));
+}
+
+// Which half of group d's 32 input rows (0 .. 15: lower, 16 .. 31: upper) output rows 16 half ..
+// 16 half + 15 of a block reach with windows up to 2 r_max + 1: input row k of group d lies
+// 32 d + k - 16 half - i rows below output row i, which its window covers from 0 to 2r. Pass 2
+// multiplies only where Band_y has weight: no product where neither half has (3 of 4 products
+// remain at r <= 8, 5 of 6 at r = 17 .. 24), a half-K one (m16n8k16) where one half has (MMA_HALF_K).
+__host__ __device__ constexpr bool band_y_reaches(int half, int d, int r_max, bool upper)
+{
+    return (upper ? 16 : 0) <= 2 * r_max + 15 + 16 * half - 32 * d && 16 * half - 32 * d <= (upper ? 31 : 15);
+}
+
 // The row of H (0 .. 31 within its group) that k of a pass-2 B operand reads: a thread's
 // registers hold rows 2t, 2t + 1 of each 8 (pass 1's C layout), taken as k = 4t .. 4t + 3 (rows
 // 2t, 2t + 1, 8 + 2t, 9 + 2t) and k = 16 + 4t .. (the same + 16).
@@ -140,32 +198,34 @@ __device__ __forceinline__ uint4 band_fragment(int lane, Weight weight)
 }
 
 // A thread's share of every group's copies, fixed from step to step: pieces t and t + 256 of the
-// 32 rows x 13, those inside the image (pieces left or right of it are not copied: the band
-// matrices give their columns no weight, and the image's edge column the weight of the window's
-// columns beyond it).
+// 32 rows x 13, those inside the image and within the window's reach of the block's columns
+// (x0 - r .. x0 + MMA_OUT_COLS - 1 + r): the band matrices give the columns of the others no
+// weight, and the image's edge column the weight of the window's columns beyond it. Each piece
+// keeps its own slot, indexed by constants only: slots filled in turn (row[count] = ...) put the
+// struct in local memory, read back every step (32 bytes a thread, call-126).
 struct StageCopies {
-    int count;
+    bool copy[2];
     int row[2];  // the row within the group
     int col[2];  // the image column
     int to[2];   // the byte offset in a buffer
 };
 
-__device__ __forceinline__ StageCopies stage_copies(int x0, int width)
+__device__ __forceinline__ StageCopies stage_copies(int x0, int width, int r)
 {
     StageCopies c;
-    c.count = 0;
 #pragma unroll
     for (int k = 0; k < 2; ++k) {
         const int q = threadIdx.x + k * MMA_THREADS;
         const int i = q / IN_PIECES;
         const int p = q - i * IN_PIECES;
         const int col = x0 - IN_HALO + 16 * p;
-        if (q < STEP_ROWS * IN_PIECES && col >= 0 && col < width) {  // widths, x0: multiples of 16
-            c.row[c.count] = i;
-            c.col[c.count] = col;
-            c.to[c.count] = i * IN_PITCH + 16 * p;
-            ++c.count;
-        }
+        // Widths and x0 are multiples of 16, so a piece lies wholly inside or outside the image.
+        const bool inside = col >= 0 && col < width;
+        const bool reached = col + 16 > x0 - r && col < x0 + MMA_OUT_COLS + r;
+        c.copy[k] = q < STEP_ROWS * IN_PIECES && inside && reached;
+        c.row[k] = i;
+        c.col[k] = col;
+        c.to[k] = i * IN_PITCH + 16 * p;
     }
     return c;
 }
@@ -177,7 +237,7 @@ __device__ __forceinline__ void stage_group(const StageCopies& c, unsigned char*
 {
 #pragma unroll
     for (int k = 0; k < 2; ++k) {
-        if (k < c.count) {
+        if (c.copy[k]) {
             const int y = min(max(first_row + c.row[k], 0), height - 1);
             mma_cp_async_16(buf + c.to[k], in + ((size_t)(unsigned int)(y * width) + c.col[k]));
         }
@@ -219,10 +279,12 @@ __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
 
 // The walk down the strip with G groups an output block and KH steps of 32 columns in pass 1,
 // compile-time, so that every loop is unrolled and no index divides by a variable (the first
-// version, with both at run time, spent half its instructions on that: call-87).
-template <int G, int KH>
+// version, with both at run time, spent half its instructions on that: call-87). R_MAX: the
+// largest radius the shape takes.
+template <int G, int KH, int R_MAX>
 __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 {
+
     const int t = threadIdx.x;
     const int lane = t & 31;
     const int warp = t >> 5;
@@ -230,7 +292,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const int tg = lane & 3;
     const int blocks_out = (w.y_end - w.y0 + STEP_ROWS - 1) / STEP_ROWS;
     const int steps = blocks_out + G - 1;
-    const StageCopies copies = stage_copies(w.x0, w.width);
+    const StageCopies copies = stage_copies(w.x0, w.width, w.r);
 
     // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s + k -
     // r4): how many columns of i's window read c once clamped to the image, so 1 inside, the
@@ -340,11 +402,30 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 }
 #pragma unroll
                 for (int d = 0; d < G; ++d) {
+                    const bool lower = band_y_reaches(half, d, R_MAX, false);
+                    const bool upper = band_y_reaches(half, d, R_MAX, true);
+#if MMA_HALF_K
+                    const bool full = lower && upper;
+#else
+                    const bool full = true;
+#endif
+                    if (!lower && !upper) {
+                        continue;
+                    }
                     const uint4 a = w.band_y[(half * MAX_GROUPS + d) * 32 + lane];
 #pragma unroll
                     for (int n = 0; n < 2; ++n) {
-                        mma_u8(vh[n], a, ops[d][n].z, ops[d][n].w);
-                        mma_u8(vl[n], a, ops[d][n].x, ops[d][n].y);
+                        const uint4& b = ops[d][n];  // low bytes (x, y), high bytes (z, w)
+                        if (full) {
+                            mma_u8(vh[n], a, b.z, b.w);
+                            mma_u8(vl[n], a, b.x, b.y);
+                        } else if (lower) {
+                            mma_u8_k16(vh[n], a.x, a.y, b.z);
+                            mma_u8_k16(vl[n], a.x, a.y, b.x);
+                        } else {
+                            mma_u8_k16(vh[n], a.z, a.w, b.w);
+                            mma_u8_k16(vl[n], a.z, a.w, b.y);
+                        }
                     }
                 }
                 // Means of V = 256 V_hi + V_lo (+ bias): rows 16 half + g (c0, c1) and + 8 (c2,
@@ -386,7 +467,7 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, 4)
     w.out = out;
     w.width = width;
     w.height = height;
-    w.r = window / 2;  // the host keeps r <= 31
+    w.r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
     w.r4 = (w.r + 3) / 4 * 4;
     w.x0 = blockIdx.x * MMA_OUT_COLS;
     const int strips = (int)gridDim.y;
@@ -421,17 +502,5 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, 4)
         });
     }
 
-    // G = 1 + ceil(2r / 32) groups an output block; KH = ceil((16 + r + r4) / 32) steps of 32
-    // columns: r = 0 (1, 1), 1 .. 8 (2, 1), 9 .. 16 (2, 2), 17 .. 24 (3, 2), 25 .. 31 (3, 3).
-    if (r == 0) {
-        mma_walk<1, 1>(w);
-    } else if (r <= 8) {
-        mma_walk<2, 1>(w);
-    } else if (r <= 16) {
-        mma_walk<2, 2>(w);
-    } else if (r <= 24) {
-        mma_walk<3, 2>(w);
-    } else {
-        mma_walk<3, 3>(w);
-    }
+    mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w);
 }

@@ -24,6 +24,22 @@
 #error "define MMA_G and MMA_KH"
 #endif
 
+// The largest radius of the shape (MMA_G, MMA_KH): r = 0 (1, 1), 1 .. 8 (2, 1), 9 .. 16 (2, 2),
+// 17 .. 24 (3, 2), 25 .. 31 (3, 3). Pass 2 multiplies only the halves of a group's 32 input rows
+// the windows of that shape reach (BAND_Y_REACHES; the twin's band_y_reaches says why).
+#if MMA_G == 1
+#define MMA_R_MAX 0
+#elif MMA_G == 2
+#define MMA_R_MAX (MMA_KH == 1 ? 8 : 16)
+#else
+#define MMA_R_MAX (MMA_KH == 2 ? 24 : 31)
+#endif
+// Half-K products where Band_y reaches one half alone, but for the shape (3, 2) (the twin's
+// MMA_HALF_K says why).
+#define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
+#define BAND_Y_REACHES(part, d, upper) \
+    ((upper ? 16 : 0) <= 2 * MMA_R_MAX + 15 + 16 * (part) - 32 * (d) && 16 * (part) - 32 * (d) <= (upper ? 31 : 15))
+
 #define MMA_THREADS 256
 #define MMA_WARPS 8
 #define SLAB 16
@@ -59,6 +75,12 @@ inline void mma_copies_wait_ahead(void) {
         "{%0, %1, %2, %3};"                                                                                   \
         : "+r"((d).x), "+r"((d).y), "+r"((d).z), "+r"((d).w)                                                  \
         : "r"((a).x), "r"((a).y), "r"((a).z), "r"((a).w), "r"(b0), "r"(b1))
+// The same over one half of K (m16n8k16): a k32 product's lower half is (a.x, a.y, b0), its upper
+// half (a.z, a.w, b1).
+#define MMA_U8_K16(d, a0, a1, b)                                                                               \
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};" \
+        : "+r"((d).x), "+r"((d).y), "+r"((d).z), "+r"((d).w)                                                  \
+        : "r"(a0), "r"(a1), "r"(b))
 
 inline uint byte_perm2(uint a, uint b, uint selector) {
     uint d;
@@ -121,6 +143,14 @@ inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_
     return (uint4)(reg[0], reg[1], reg[2], reg[3]);
 }
 
+// Whether the staged piece at image column col (16 wide; widths and x0 multiples of 16) is copied:
+// inside the image and within the window's reach of the group's columns x0 .. x0 + 127. Pass 1
+// reads the others with weight 0 (the band gives the image's edge column the weight of the
+// window's columns beyond it).
+inline bool piece_needed(int col, int x0, int r, int width) {
+    return col >= 0 && col < width && col + 16 > x0 - r && col < x0 + MMA_OUT_COLS + r;
+}
+
 // Starts copying one staged piece of a group (image row first_row + row, clamped; column col) to
 // byte `to` of a buffer.
 inline void stage_piece(__local uchar* buf, __global const uchar* in, int width, int height, int first_row, int row,
@@ -180,16 +210,17 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, r4, width);
     }
 
-    // This work-item's copies, the same every step: pieces t and t + 256, where inside the image.
+    // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
+    // and within the window's reach of the group's columns (the twin's stage_copies).
     const int i0 = t / IN_PIECES;
     const int p0 = t - i0 * IN_PIECES;
     const int col0 = x0 - IN_HALO + 16 * p0;
-    const bool copy0 = col0 >= 0 && col0 < width;
+    const bool copy0 = piece_needed(col0, x0, r, width);
     const int to0 = i0 * IN_PITCH + 16 * p0;
     const int i1 = (t + MMA_THREADS) / IN_PIECES;
     const int p1 = t + MMA_THREADS - i1 * IN_PIECES;
     const int col1 = x0 - IN_HALO + 16 * p1;
-    const bool copy1 = t + MMA_THREADS < STEP_ROWS * IN_PIECES && col1 >= 0 && col1 < width;
+    const bool copy1 = t + MMA_THREADS < STEP_ROWS * IN_PIECES && piece_needed(col1, x0, r, width);
     const int to1 = i1 * IN_PITCH + 16 * p1;
 
     const int blocks_out = (y_end - y0 + STEP_ROWS - 1) / STEP_ROWS;
@@ -280,11 +311,30 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 }
 #pragma unroll
                 for (int d = 0; d < MMA_G; ++d) {
+                    const bool lower = BAND_Y_REACHES(part, d, false);
+                    const bool upper = BAND_Y_REACHES(part, d, true);
+#if MMA_HALF_K
+                    const bool full = lower && upper;
+#else
+                    const bool full = true;
+#endif
+                    if (!lower && !upper) {
+                        continue;
+                    }
                     const uint4 a = band_y[(part * MAX_GROUPS + d) * 32 + lane];
 #pragma unroll
                     for (int n = 0; n < 2; ++n) {
-                        MMA_U8(vh[n], a, ops[d][n].z, ops[d][n].w);
-                        MMA_U8(vl[n], a, ops[d][n].x, ops[d][n].y);
+                        const uint4 b = ops[d][n];  // low bytes (x, y), high bytes (z, w)
+                        if (full) {
+                            MMA_U8(vh[n], a, b.z, b.w);
+                            MMA_U8(vl[n], a, b.x, b.y);
+                        } else if (lower) {
+                            MMA_U8_K16(vh[n], a.x, a.y, b.z);
+                            MMA_U8_K16(vl[n], a.x, a.y, b.x);
+                        } else {
+                            MMA_U8_K16(vh[n], a.z, a.w, b.w);
+                            MMA_U8_K16(vl[n], a.z, a.w, b.y);
+                        }
                     }
                 }
 #pragma unroll

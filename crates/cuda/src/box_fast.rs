@@ -1,7 +1,7 @@
 //! box-filter `fast`: our own running sums at the bandwidth limit (kernels/cuda/box_filter_fast.cu):
 //! one fused kernel for windows up to 63 (for u8 images of widths a multiple of 4, its 4-pixel
 //! word form, or on deep strips the ring form), two passes of a slide-and-transpose kernel beyond;
-//! u8 images of widths a multiple of 16 with windows up to 33 take the window sums on the tensor
+//! u8 images of widths a multiple of 16 with windows up to 49 take the window sums on the tensor
 //! cores instead (kernels/cuda/box_filter_fast_mma.cu).
 
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
@@ -15,7 +15,8 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::CudaSlice;
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, mma_by_default, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
+    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
+    MMA_OUT_COLS,
 };
 use std::collections::BTreeMap;
 
@@ -47,7 +48,6 @@ const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_THREADS: u32 = 256;
-const MMA_OUT_COLS: usize = 128;
 const MMA_SHARED_BYTES: u32 = 3 * 32 * 208 + 2 * 32 * 144 + 16 * (8 * 2 * 2 * 32 + 2 * 3 * 32);
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
@@ -78,16 +78,21 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
     // The tensor-core form: asked for, or by default on the images it is faster on where the
     // GPU has the integer mma (sm_80 on).
-    let mma_here = ctx.gpu.facts.compute_capability.0 >= 8;
-    let (module, launches, colsum_t) =
-        if form == Some(U8Form::Mma) || (form.is_none() && mma_here && mma_by_default(dtype, width, window as usize)) {
-            let (module, launch) = mma_launch::<P>(&ctx, strips)?;
-            (module, vec![launch], None)
-        } else {
-            running_sum_launches::<P>(&ctx, form, strips)?
-        };
+    let mma_default = form.is_none() && mma_takes_by_default(ctx.gpu, dtype, width, window as usize);
+    let (module, launches, colsum_t) = if form == Some(U8Form::Mma) || mma_default {
+        let (module, launch) = mma_launch::<P>(&ctx, strips)?;
+        (module, vec![launch], None)
+    } else {
+        running_sum_launches::<P>(&ctx, form, strips)?
+    };
     let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
     ctx.finish(kernel)
+}
+
+/// Whether the tensor-core form takes the image by default on this GPU (`mma_by_default`, where the
+/// GPU has the integer mma: sm_80 on).
+pub(crate) fn mma_takes_by_default(gpu: &Gpu, dtype: DType, width: usize, window: usize) -> bool {
+    gpu.facts.compute_capability.0 >= 8 && mma_by_default(dtype, width, window)
 }
 
 /// A form's module, its launches in order, and the two-pass form's intermediate.
@@ -144,7 +149,7 @@ fn running_sum_launches<P: Pixel>(
 
 /// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows.
 fn mma_launch<P: Pixel>(ctx: &PlanContext<'_>, strips: Option<usize>) -> Result<(Module, Launch), Error> {
-    let Problem::BoxFilter { width, height, .. } = ctx.problem else { return Err(wrong_input()) };
+    let Problem::BoxFilter { width, height, window, .. } = ctx.problem else { return Err(wrong_input()) };
     let (major, minor) = ctx.gpu.facts.compute_capability;
     if major < 8 {
         return Err(Error::unsupported(format!(
@@ -152,7 +157,10 @@ fn mma_launch<P: Pixel>(ctx: &PlanContext<'_>, strips: Option<usize>) -> Result<
              {major}.{minor}"
         )));
     }
-    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines::<P>())?;
+    // One shape a module, so that a small window's walk is not held to the registers of the
+    // largest shape's (the kernel file's MMA_G, MMA_KH).
+    let (groups, steps) = mma_shape(window);
+    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines::<P>().set("MMA_G", groups).set("MMA_KH", steps))?;
     let columns = width.div_ceil(MMA_OUT_COLS);
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, (MMA_THREADS, 1), MMA_SHARED_BYTES)?;

@@ -192,14 +192,21 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let entry = |width, height, window| {
         plan(width, height, DType::U8, window, &Params::new()).unwrap().exec_info().details["entries"].clone()
     };
-    // 4320 rows fill GPUs of up to ~150 SMs in strips of 12 batches and more; 352 never can.
-    assert_eq!(entry(7680, 4320, 63), "box_filter_fast_ring_u8");
-    assert_eq!(entry(7680, 352, 63), "box_filter_fast_fused_u8x4");
-    // Widths a multiple of 16 and windows up to 33 take the tensor cores where the GPU has them.
-    let tensor_cores = backend().devices().unwrap()[0].facts.compute_capability.0 >= 8;
-    let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { "box_filter_fast_ring_u8" };
-    assert_eq!(entry(7680, 4320, 33), expected);
-    assert_eq!(entry(7684, 4320, 33), "box_filter_fast_ring_u8");
+    // Widths a multiple of 16 and windows up to 49 take the tensor cores where the GPU has them;
+    // the others the ring form on strips of 12 batches and more (4320 rows fill GPUs of up to ~150
+    // SMs so), the word form on shallower ones (352 rows never fill them).
+    let gpu = backend().devices().unwrap()[0].clone();
+    for (width, height, window, otherwise) in [
+        (7680, 4320, 33, "box_filter_fast_ring_u8"),
+        (7680, 4320, 49, "box_filter_fast_ring_u8"),
+        (7680, 4320, 63, "box_filter_fast_ring_u8"),
+        (7680, 352, 63, "box_filter_fast_fused_u8x4"),
+        (7684, 4320, 33, "box_filter_fast_ring_u8"),
+    ] {
+        let tensor_cores = crate::box_fast::mma_takes_by_default(&gpu, DType::U8, width, window);
+        let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { otherwise };
+        assert_eq!(entry(width, height, window), expected, "{width} x {height}, m = {window}");
+    }
     let ring = Params::new().with("form", "ring");
     for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
         let err = plan(width, 300, dtype, window, &ring).err().expect("a bad input");

@@ -114,14 +114,18 @@ pub enum U8Form {
     Mma,
 }
 
-/// The widest window the tensor-core form takes by default (where the device has it: CUDA's
-/// sm_80 on, NVIDIA's OpenCL): its output blocks need two groups of 32 rows up to here, three
-/// above, and with three it measured slower than the ring form at 8K. H100, kernel ms, the form
-/// against the default before it, same rounds (reports/2026-11-26-h100/experiments/call-92):
-/// 7680 x 4320 m = 5 / 17 / 31 / 63 0.0368 / 0.0366 / 0.0390 / 0.0524 against ring 0.0378 / 0.0390
-/// / 0.0407 / 0.0449; 4096 x 4096 m = 9 / 33 / 63 0.0174 / 0.0199 / 0.0277 against words 0.0212 /
-/// 0.0243 / 0.0279.
-pub const MMA_MAX_DEFAULT_WINDOW: usize = 33;
+/// Output columns a group of the tensor-core form covers (MMA_OUT_COLS in both kernel files).
+pub const MMA_OUT_COLS: usize = 128;
+
+/// The widest window the tensor-core form takes by default (where the device has it: CUDA's sm_80
+/// on, NVIDIA's OpenCL), the last of its shape (3, 2). H100, kernel ms, the form against the
+/// running-sum forms, same rounds (reports/2026-11-26-h100/experiments/call-127, CUDA): 7680 x 4320
+/// m = 5 / 31 / 45 / 63 0.0323 / 0.0362 / 0.0413 / 0.0458 against ring 0.0363 (the tensor-core form
+/// before its changes) / 0.0382 / 0.0426 / 0.0448; 4096 x 4096 m = 45 / 63 0.0227 / 0.0253 against
+/// words 0.0260 / 0.0281. Past it no rule held (`call-129`, m = 51 / 63): the tensor cores won at
+/// 4096 x 4096 only; the ring form at 7680 x 2160 (0.0249 / 0.0260 against 0.0277 / 0.0276) and
+/// 3840 x 2160, the word form at 3840 x 352.
+pub const MMA_MAX_DEFAULT_WINDOW: usize = 49;
 
 /// Whether the tensor-core form takes a u8 image by default where the device has it: widths a
 /// multiple of 16 (its 16-byte copies and stores), windows up to MMA_MAX_DEFAULT_WINDOW.
@@ -216,9 +220,9 @@ mod tests {
     }
 
     #[test]
-    fn the_tensor_core_form_takes_u8_widths_of_16_up_to_m_33_and_its_shape_covers_the_window() {
-        assert!(mma_by_default(DType::U8, 4096, 33));
-        assert!(!mma_by_default(DType::U8, 4096, 35));
+    fn the_tensor_core_form_takes_u8_widths_of_16_up_to_m_49_and_its_shape_covers_the_window() {
+        assert!(mma_by_default(DType::U8, 4096, 49));
+        assert!(!mma_by_default(DType::U8, 4096, 51));
         assert!(!mma_by_default(DType::U8, 4100, 5));
         assert!(!mma_by_default(DType::F32, 4096, 5));
         assert_eq!(

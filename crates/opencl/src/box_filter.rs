@@ -1,6 +1,7 @@
 //! box-filter: paper 001's direct and recursive (running-sum) filters, the recursive one with
 //! the paper's "optimised memory access", and our `fast` one.
 
+use crate::device::Device;
 use crate::launch::{group_limit, int, Arg, Launch};
 use crate::planned::{OutKind, Planned, Role};
 use crate::program::{build, build_with, Program, VendorOptions};
@@ -8,7 +9,7 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS,
+    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use std::sync::Arc;
@@ -219,18 +220,33 @@ fn groups_per_cu(cap: u32) -> usize {
 
 /// The u8 tensor-core form (kernels/opencl/box_filter_fast_mma.cl, NVIDIA only): work-groups of
 /// MMA_ITEMS covering MMA_OUT_COLS columns down strips of rows, as many strips as fill the device
-/// in one wave of MMA_GROUPS_PER_CU groups a compute unit. Built with the CUDA twin's cap of 64
-/// registers, NVIDIA's compiler still takes 74 (reports/2026-11-26-h100/experiments/call-95,
-/// `build-log-B.txt`), so a compute unit holds 3 groups of 256, not the twin's 4: strips sized for
-/// 4 made 1.2 waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
-/// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 9 / 33 0.0190 /
-/// 0.0215 against 0.0199 / 0.0224 (CUDA 0.0365 / 0.0363 / 0.0384, 0.0171 / 0.0198).
+/// in one wave of the groups a compute unit holds (`mma_groups_per_cu`).
 const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_ITEMS: usize = 256;
-const MMA_OUT_COLS: usize = 128;
-const MMA_GROUPS_PER_CU: usize = 3;
+
+/// Groups of the tensor-core form a compute unit of NVIDIA's holds at once, by the window's shape
+/// (`mma_shape`). Built with the CUDA twin's cap of 64 registers, NVIDIA's compiler takes more
+/// (the cap is not applied): 69 / 76 / 80 / 94 registers for the shapes (2, 1) / (2, 2) / (3, 2) /
+/// (3, 3) (reports/2026-11-26-h100/experiments/call-129, `build-mma-*.txt`), so a compute unit holds
+/// 3 groups of 256, and 2 at (3, 3), not the twin's 4. Strips sized for more made more waves. H100,
+/// u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17 / 31 0.0355 / 0.0359 /
+/// 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips (2 groups) / 12 (3) /
+/// 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).
+fn mma_groups_per_cu(window: usize) -> usize {
+    if mma_shape(window) == (3, 3) {
+        2
+    } else {
+        3
+    }
+}
 const MMA_REGISTER_CAP: u32 = 64;
+
+/// Whether the tensor-core form takes the image by default on this device (`mma_by_default`, on
+/// NVIDIA only: its inline PTX).
+pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, window: usize) -> bool {
+    device.is_nvidia() && mma_by_default(dtype, width, window)
+}
 
 fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
     if !ctx.device.is_nvidia() {
@@ -247,8 +263,9 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     plan.uses(&program);
     let input = image.buffers(&mut plan)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
-    let strips = strips
-        .unwrap_or_else(|| one_wave_strips(columns, image.height, ctx.device.limits.compute_units * MMA_GROUPS_PER_CU));
+    let strips = strips.unwrap_or_else(|| {
+        one_wave_strips(columns, image.height, ctx.device.limits.compute_units * mma_groups_per_cu(image.window))
+    });
     plan.detail("strips", strips);
     let args = image.walk_args(input, plan.output())?;
     plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, [columns * MMA_ITEMS, strips], [MMA_ITEMS, 1])?);
@@ -269,7 +286,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
     // The tensor-core form: asked for, or by default on the images it is faster on, where the
     // compiler takes NVIDIA's inline PTX (OpenCL has no matrix instructions of its own).
-    let mma_default = form.is_none() && ctx.device.is_nvidia() && mma_by_default(image.dtype, w, image.window);
+    let mma_default = form.is_none() && mma_takes_by_default(ctx.device, image.dtype, w, image.window);
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }
@@ -359,5 +376,10 @@ mod tests {
     #[test]
     fn f32_fused_takes_two_groups_a_compute_unit() {
         assert_eq!((groups_per_cu(F32_REGISTER_CAP), groups_per_cu(64), groups_per_cu(255)), (2, 4, 1));
+    }
+
+    #[test]
+    fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_only() {
+        assert_eq!([1, 17, 33, 49, 51, 63].map(mma_groups_per_cu), [3, 3, 3, 3, 2, 2]);
     }
 }

@@ -6,7 +6,6 @@
 
 use crate::OpenClBackend;
 use dspbench_core::{Backend, DType, Params, PlanRequest, Problem, Workload};
-use dspbench_kernels::box_fast::mma_by_default;
 
 /// True when a device is there to test on; otherwise says why, and fails if OpenCL is required.
 pub(crate) fn device_ready() -> bool {
@@ -90,12 +89,13 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
         let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
         details["launches"].split(' ').next().unwrap_or_default().to_string()
     };
-    // On NVIDIA, widths a multiple of 16 with windows up to 33 take the tensor-core form instead.
-    let nvidia = crate::probe::device(0).is_ok_and(|d| d.is_nvidia());
+    // On NVIDIA, widths a multiple of 16 with windows up to 49 take the tensor-core form instead.
+    let device = crate::probe::device(0).ok();
     for (width, height) in [(772, 301), (1040, 259), (196, 5), (8, 3), (4, 1), (388, 130)] {
-        for window in [1, 3, 5, 31, 33, 63] {
+        for window in [1, 3, 5, 31, 33, 49, 51, 63] {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
-            let tensor_cores = nvidia && mma_by_default(DType::U8, width, window);
+            let tensor_cores =
+                device.as_ref().is_some_and(|d| crate::box_filter::mma_takes_by_default(d, DType::U8, width, window));
             let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { "box_filter_fast_fused_u8x4" };
             assert_eq!(entry(problem), expected, "{problem}");
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &Params::new());
