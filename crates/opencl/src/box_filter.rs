@@ -226,13 +226,14 @@ const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_ITEMS: usize = 256;
 
 /// Groups of the tensor-core form a compute unit of NVIDIA's holds at once, by the window's shape
-/// (`mma_shape`). Built with the CUDA twin's cap of 64 registers, NVIDIA's compiler takes more
-/// (the cap is not applied): 69 / 76 / 80 / 94 registers for the shapes (2, 1) / (2, 2) / (3, 2) /
-/// (3, 3) (reports/2026-11-26-h100/experiments/call-129, `build-mma-*.txt`), so a compute unit holds
-/// 3 groups of 256, and 2 at (3, 3), not the twin's 4. Strips sized for more made more waves. H100,
-/// u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17 / 31 0.0355 / 0.0359 /
-/// 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips (2 groups) / 12 (3) /
-/// 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).
+/// (`mma_shape`). Built with the CUDA twin's cap of 64 registers, NVIDIA's compiler takes more: the
+/// kernel's reqd_work_group_size overrides the cap (without it, 64 registers spilled 4 to 52 bytes
+/// and ran slower at every window, reports/2026-11-26-h100/experiments/call-131), and it takes 69 /
+/// 76 / 80 / 94 registers for the shapes (2, 1) / (2, 2) / (3, 2) / (3, 3) (`call-129`,
+/// `build-mma-*.txt`): 3 groups of 256, and 2 at (3, 3), not the twin's 4. Strips sized for more
+/// made more waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
+/// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips
+/// (2 groups) / 12 (3) / 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).
 fn mma_groups_per_cu(window: usize) -> usize {
     if mma_shape(window) == (3, 3) {
         2
