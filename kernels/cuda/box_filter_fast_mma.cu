@@ -59,6 +59,9 @@
 // kernel copying the same 32 x 208-byte pieces through shared memory and storing the 32 x 128
 // middle, tile_copy.cu in call-123) takes 0.0303 ms at 8K: about 75% of the copy bandwidth is this
 // access pattern's ceiling (blocks of 256 or 512 output bytes a row: 0.0285 / 0.0279, 80 / 82%).
+// Then pass 1's last step as a half-K product where the shape's windows leave its upper half
+// unread (call-132): 8K m = 31 / 63 0.0365 / 0.0465 -> 0.0350 / 0.0448, 4096^2 m = 33 / 63 0.0200 /
+// 0.0256 -> 0.0190 / 0.0245.
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -94,6 +97,12 @@
 // 0.0438 / 0.0458 against 0.0326 / 0.0370 / 0.0413 / 0.0467; 4096^2 m = 9 / 33 / 45 / 63 0.0162 /
 // 0.0198 / 0.0236 / 0.0253 against 0.0166 / 0.0204 / 0.0227 / 0.0257.
 #define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
+// Whether pass 1's last step of 32 columns reaches its upper 16 for some window of the shape:
+// slab column i reads step columns i + r4 - r .. i + r4 + r, at most 15 + 2 r_max rounded (r4).
+// Where it does not ((1, 1), (2, 2), (3, 3)), that step is a half-K product (m16n8k16) and its
+// upper operand is not loaded.
+#define MMA_R4_MAX ((MMA_R_MAX + 3) / 4 * 4)
+#define MMA_LAST_STEP_UPPER (15 + MMA_R4_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 
 #define MMA_THREADS 256
 #define MMA_WARPS 8
@@ -349,8 +358,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 #pragma unroll
             for (int s = 0; s < KH; ++s) {
                 const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s);
-                const unsigned int b1 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 16);
-                mma_u8(h[n], band_x[s], b0, b1);
+                if (s == KH - 1 && !MMA_LAST_STEP_UPPER) {
+                    mma_u8_k16(h[n], band_x[s].x, band_x[s].y, b0);
+                } else {
+                    const unsigned int b1 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 16);
+                    mma_u8(h[n], band_x[s], b0, b1);
+                }
             }
         }
         // As pass-2 B operands: per slab half (columns g, g + 8: c0 c1, c2 c3), two registers of

@@ -37,6 +37,9 @@
 // Half-K products where Band_y reaches one half alone, but for the shape (3, 2) (the twin's
 // MMA_HALF_K says why).
 #define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
+// Whether pass 1's last step of 32 columns reaches its upper 16 (the twin says why).
+#define MMA_R4_MAX ((MMA_R_MAX + 3) / 4 * 4)
+#define MMA_LAST_STEP_UPPER (15 + MMA_R4_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 #define BAND_Y_REACHES(part, d, upper) \
     ((upper ? 16 : 0) <= 2 * MMA_R_MAX + 15 + 16 * (part) - 32 * (d) && 16 * (part) - 32 * (d) <= (upper ? 31 : 15))
 
@@ -270,6 +273,12 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #pragma unroll
             for (int s = 0; s < MMA_KH; ++s) {
                 const uint b0 = *(__local const uint*)(row + 32 * s);
+#if !MMA_LAST_STEP_UPPER
+                if (s == MMA_KH - 1) {
+                    MMA_U8_K16(h[n], band_x[s].x, band_x[s].y, b0);
+                    continue;
+                }
+#endif
                 const uint b1 = *(__local const uint*)(row + 32 * s + 16);
                 MMA_U8(h[n], band_x[s], b0, b1);
             }
