@@ -37,9 +37,13 @@
 // Half-K products where Band_y reaches one half alone, but for the shape (3, 2) (the twin's
 // MMA_HALF_K says why).
 #define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
-// Whether pass 1's last step of 32 columns reaches its upper 16 (the twin says why).
+// Whether pass 1's last step of 32 columns reaches its upper 16 (the twin says why), and whether
+// it is a half-K product where it does not: not at the shape (3, 3), where NVIDIA's compiler (94
+// registers) ran it slower (8K m = 63 0.0501 -> 0.0517 ms, reports/2026-11-26-h100/experiments/
+// call-132) while CUDA's twin gained (0.0465 -> 0.0448).
 #define MMA_R4_MAX ((MMA_R_MAX + 3) / 4 * 4)
 #define MMA_LAST_STEP_UPPER (15 + MMA_R4_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
+#define MMA_LAST_STEP_HALF (!MMA_LAST_STEP_UPPER && (MMA_G != 3 || MMA_KH != 3))
 #define BAND_Y_REACHES(part, d, upper) \
     ((upper ? 16 : 0) <= 2 * MMA_R_MAX + 15 + 16 * (part) - 32 * (d) && 16 * (part) - 32 * (d) <= (upper ? 31 : 15))
 
@@ -273,7 +277,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #pragma unroll
             for (int s = 0; s < MMA_KH; ++s) {
                 const uint b0 = *(__local const uint*)(row + 32 * s);
-#if !MMA_LAST_STEP_UPPER
+#if MMA_LAST_STEP_HALF
                 if (s == MMA_KH - 1) {
                     MMA_U8_K16(h[n], band_x[s].x, band_x[s].y, b0);
                     continue;

@@ -1,8 +1,8 @@
 //! box-filter `fast`: our own running sums at the bandwidth limit (kernels/cuda/box_filter_fast.cu):
 //! one fused kernel for windows up to 63 (for u8 images of widths a multiple of 4, its 4-pixel
 //! word form, or on deep strips the ring form), two passes of a slide-and-transpose kernel beyond;
-//! u8 images of widths a multiple of 16 with windows up to 49 take the window sums on the tensor
-//! cores instead (kernels/cuda/box_filter_fast_mma.cu).
+//! u8 images of widths a multiple of 16 with windows up to 49 (up to 63 unless the image is very
+//! short) take the window sums on the tensor cores instead (kernels/cuda/box_filter_fast_mma.cu).
 
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
@@ -48,6 +48,10 @@ const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_THREADS: u32 = 256;
+/// Blocks of the tensor-core form an SM holds (its __launch_bounds__(MMA_THREADS, 4), 47.5 KiB
+/// each): what the default form's rule counts strips by before any module is compiled (the
+/// launch's own strips come from the compiled kernel's occupancy).
+const MMA_BLOCKS_PER_SM: usize = 4;
 const MMA_SHARED_BYTES: u32 = 3 * 32 * 208 + 2 * 32 * 144 + 16 * (8 * 2 * 2 * 32 + 2 * 3 * 32);
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
@@ -78,7 +82,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let form = U8Form::asked(ctx.tunables, dtype, width, height, window as usize)?;
     // The tensor-core form: asked for, or by default on the images it is faster on where the
     // GPU has the integer mma (sm_80 on).
-    let mma_default = form.is_none() && mma_takes_by_default(ctx.gpu, dtype, width, window as usize);
+    let mma_default = form.is_none() && mma_takes_by_default(ctx.gpu, dtype, width, height, window as usize);
     let (module, launches, colsum_t) = if form == Some(U8Form::Mma) || mma_default {
         let (module, launch) = mma_launch::<P>(&ctx, strips)?;
         (module, vec![launch], None)
@@ -91,8 +95,9 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
 
 /// Whether the tensor-core form takes the image by default on this GPU (`mma_by_default`, where the
 /// GPU has the integer mma: sm_80 on).
-pub(crate) fn mma_takes_by_default(gpu: &Gpu, dtype: DType, width: usize, window: usize) -> bool {
-    gpu.facts.compute_capability.0 >= 8 && mma_by_default(dtype, width, window)
+pub(crate) fn mma_takes_by_default(gpu: &Gpu, dtype: DType, width: usize, height: usize, window: usize) -> bool {
+    let slots = gpu.facts.limits.sms as usize * MMA_BLOCKS_PER_SM;
+    gpu.facts.compute_capability.0 >= 8 && mma_by_default(dtype, width, height, window, slots)
 }
 
 /// A form's module, its launches in order, and the two-pass form's intermediate.

@@ -192,9 +192,10 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let entry = |width, height, window| {
         plan(width, height, DType::U8, window, &Params::new()).unwrap().exec_info().details["entries"].clone()
     };
-    // Widths a multiple of 16 and windows up to 49 take the tensor cores where the GPU has them;
-    // the others the ring form on strips of 12 batches and more (4320 rows fill GPUs of up to ~150
-    // SMs so), the word form on shallower ones (352 rows never fill them).
+    // Widths a multiple of 16 take the tensor cores where the GPU has them, by the shared rule
+    // (windows up to 49, and up to 63 where their strips are 3 blocks deep); the others the ring
+    // form on strips of 12 batches and more (4320 rows fill GPUs of up to ~150 SMs so), the word
+    // form on shallower ones (352 rows never fill them).
     let gpu = backend().devices().unwrap()[0].clone();
     for (width, height, window, otherwise) in [
         (7680, 4320, 33, "box_filter_fast_ring_u8"),
@@ -203,7 +204,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         (7680, 352, 63, "box_filter_fast_fused_u8x4"),
         (7684, 4320, 33, "box_filter_fast_ring_u8"),
     ] {
-        let tensor_cores = crate::box_fast::mma_takes_by_default(&gpu, DType::U8, width, window);
+        let tensor_cores = crate::box_fast::mma_takes_by_default(&gpu, DType::U8, width, height, window);
         let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { otherwise };
         assert_eq!(entry(width, height, window), expected, "{width} x {height}, m = {window}");
     }

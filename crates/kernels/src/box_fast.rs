@@ -117,20 +117,37 @@ pub enum U8Form {
 /// Output columns a group of the tensor-core form covers (MMA_OUT_COLS in both kernel files).
 pub const MMA_OUT_COLS: usize = 128;
 
-/// The widest window the tensor-core form takes by default (where the device has it: CUDA's sm_80
-/// on, NVIDIA's OpenCL), the last of its shape (3, 2). H100, kernel ms, the form against the
-/// running-sum forms, same rounds (reports/2026-11-26-h100/experiments/call-127, CUDA): 7680 x 4320
-/// m = 5 / 31 / 45 / 63 0.0323 / 0.0362 / 0.0413 / 0.0458 against ring 0.0363 (the tensor-core form
-/// before its changes) / 0.0382 / 0.0426 / 0.0448; 4096 x 4096 m = 45 / 63 0.0227 / 0.0253 against
-/// words 0.0260 / 0.0281. Past it no rule held (`call-129`, m = 51 / 63): the tensor cores won at
-/// 4096 x 4096 only; the ring form at 7680 x 2160 (0.0249 / 0.0260 against 0.0277 / 0.0276) and
-/// 3840 x 2160, the word form at 3840 x 352.
+/// The widest window the tensor-core form takes by default on any image (where the device has
+/// it: CUDA's sm_80 on, NVIDIA's OpenCL), the last of its shape (3, 2). H100, kernel ms, the form
+/// against the running-sum forms, same rounds (reports/2026-11-26-h100/experiments/call-127, CUDA):
+/// 7680 x 4320 m = 5 / 31 / 45 0.0323 / 0.0362 / 0.0413 against ring 0.0363 (the tensor-core form
+/// before session 14) / 0.0382 / 0.0426; 4096 x 4096 m = 45 0.0227 against words 0.0260.
 pub const MMA_MAX_DEFAULT_WINDOW: usize = 49;
 
-/// Whether the tensor-core form takes a u8 image by default where the device has it: widths a
-/// multiple of 16 (its 16-byte copies and stores), windows up to MMA_MAX_DEFAULT_WINDOW.
-pub fn mma_by_default(dtype: DType, width: usize, window: usize) -> bool {
-    dtype == DType::U8 && width % 16 == 0 && window <= MMA_MAX_DEFAULT_WINDOW
+/// Past MMA_MAX_DEFAULT_WINDOW (G = 3 groups an output block), the tensor-core form takes images
+/// whose one-wave strips are at least this deep (three output blocks): each strip pays G - 1 = 2
+/// steps before its first outputs, which doubles the steps of strips one or two blocks deep. H100,
+/// m = 51 / 63, the three forms in the same rounds (`call-133`, 12 image sizes): on 352-row images
+/// (strips of 32 to 44 rows) the word form led by up to 21%; on every image of 8 MP and more
+/// (strips of 128 rows and more) the tensor cores were ahead or within 5% on CUDA (4096 x 4096
+/// 0.0243 / 0.0243 against words 0.0274 / 0.0283; 7680 x 4320 0.0447 / 0.0446 against ring 0.0435 /
+/// 0.0450; 4096 x 2160 0.0175 / 0.0176 against words 0.0166 / 0.0172) and within 6% of the ring
+/// form or ahead on NVIDIA's OpenCL.
+pub const MMA_MIN_WIDE_STRIP_ROWS: usize = 96;
+
+/// Rows of the tensor-core form's one-wave strips on a device holding `slots` of its groups at once.
+pub fn mma_strip_rows(width: usize, height: usize, slots: usize) -> usize {
+    height.div_ceil(one_wave_strips(width.div_ceil(MMA_OUT_COLS), height, slots))
+}
+
+/// Whether the tensor-core form takes a u8 image by default where the device has it, `slots` of
+/// its groups at once: widths a multiple of 16 (its 16-byte copies and stores), windows up to
+/// MMA_MAX_DEFAULT_WINDOW, and up to 63 where its strips are MMA_MIN_WIDE_STRIP_ROWS deep.
+pub fn mma_by_default(dtype: DType, width: usize, height: usize, window: usize, slots: usize) -> bool {
+    dtype == DType::U8
+        && width % 16 == 0
+        && window <= FUSED_MAX_WINDOW
+        && (window <= MMA_MAX_DEFAULT_WINDOW || mma_strip_rows(width, height, slots) >= MMA_MIN_WIDE_STRIP_ROWS)
 }
 
 /// The tensor-core form's shape for a window up to 63: (G, KH), the groups of 32 input rows an
@@ -220,11 +237,18 @@ mod tests {
     }
 
     #[test]
-    fn the_tensor_core_form_takes_u8_widths_of_16_up_to_m_49_and_its_shape_covers_the_window() {
-        assert!(mma_by_default(DType::U8, 4096, 49));
-        assert!(!mma_by_default(DType::U8, 4096, 51));
-        assert!(!mma_by_default(DType::U8, 4100, 5));
-        assert!(!mma_by_default(DType::F32, 4096, 5));
+    fn the_tensor_core_form_takes_u8_widths_of_16_up_to_m_49_and_to_63_on_strips_of_3_blocks_and_its_shape_covers_the_window(
+    ) {
+        // An H100's 132 SMs x 4 groups: 8K in strips of 540 rows, 3840 x 2160 in 128, 4096 x 352 in 32.
+        let slots = 528;
+        let rows = |width, height| mma_strip_rows(width, height, slots);
+        assert_eq!((rows(7680, 4320), rows(3840, 2160), rows(4096, 352)), (540, 128, 32));
+        assert!(mma_by_default(DType::U8, 4096, 352, 49, slots));
+        assert!(!mma_by_default(DType::U8, 4096, 352, 51, slots));
+        assert!(mma_by_default(DType::U8, 3840, 2160, 63, slots));
+        assert!(!mma_by_default(DType::U8, 4096, 4096, 65, slots));
+        assert!(!mma_by_default(DType::U8, 4100, 4096, 5, slots));
+        assert!(!mma_by_default(DType::F32, 4096, 4096, 5, slots));
         assert_eq!(
             [1, 3, 17, 19, 33, 35, 49, 51, 63].map(mma_shape),
             [(1, 1), (2, 1), (2, 1), (2, 2), (2, 2), (3, 2), (3, 2), (3, 3), (3, 3)]

@@ -245,8 +245,9 @@ const MMA_REGISTER_CAP: u32 = 64;
 
 /// Whether the tensor-core form takes the image by default on this device (`mma_by_default`, on
 /// NVIDIA only: its inline PTX).
-pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, window: usize) -> bool {
-    device.is_nvidia() && mma_by_default(dtype, width, window)
+pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, height: usize, window: usize) -> bool {
+    let slots = device.limits.compute_units * mma_groups_per_cu(window);
+    device.is_nvidia() && mma_by_default(dtype, width, height, window, slots)
 }
 
 fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
@@ -287,7 +288,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     let form = U8Form::asked(ctx.tunables, image.dtype, w, h, image.window)?;
     // The tensor-core form: asked for, or by default on the images it is faster on, where the
     // compiler takes NVIDIA's inline PTX (OpenCL has no matrix instructions of its own).
-    let mma_default = form.is_none() && mma_takes_by_default(ctx.device, image.dtype, w, image.window);
+    let mma_default = form.is_none() && mma_takes_by_default(ctx.device, image.dtype, w, h, image.window);
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }

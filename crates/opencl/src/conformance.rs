@@ -89,13 +89,15 @@ fn box_filter_fast_takes_the_u8x4_kernel_for_widths_a_multiple_of_4() {
         let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
         details["launches"].split(' ').next().unwrap_or_default().to_string()
     };
-    // On NVIDIA, widths a multiple of 16 with windows up to 49 take the tensor-core form instead.
+    // On NVIDIA, widths a multiple of 16 take the tensor-core form instead, by the shared rule
+    // (windows up to 49, and up to 63 where its strips are 3 blocks deep).
     let device = crate::probe::device(0).ok();
     for (width, height) in [(772, 301), (1040, 259), (196, 5), (8, 3), (4, 1), (388, 130)] {
         for window in [1, 3, 5, 31, 33, 49, 51, 63] {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
-            let tensor_cores =
-                device.as_ref().is_some_and(|d| crate::box_filter::mma_takes_by_default(d, DType::U8, width, window));
+            let tensor_cores = device
+                .as_ref()
+                .is_some_and(|d| crate::box_filter::mma_takes_by_default(d, DType::U8, width, height, window));
             let expected = if tensor_cores { "box_filter_fast_mma_u8" } else { "box_filter_fast_fused_u8x4" };
             assert_eq!(entry(problem), expected, "{problem}");
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &Params::new());
