@@ -8,7 +8,8 @@
 // left a pixel is moving bytes and the mean.
 //
 // How. A block of MMA_THREADS = 256 threads (8 warps) owns MMA_OUT_COLS = 128 output columns
-// (a warp: a slab of 16) and walks a strip of rows in steps of STEP_ROWS = 32 image rows:
+// (a warp: a slab of 16; or 512 / 1024 threads and 256 / 512 columns, tunable `mma_columns`) and
+// walks a strip of rows in steps of STEP_ROWS = 32 image rows:
 //  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 175 into a buffer
 //    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies);
 //    rows are clamped as copied. Pieces left or right of the image are not copied (filling
@@ -21,8 +22,12 @@
 //  - Horizontal sums (pass 1), one group of 32 input rows a step: for each 8 rows,
 //      H^T (16 slab columns x 8 rows) = Band_x (16 x 32 kh) . X^T (32 kh x 8),
 //    A = Band_x (ones where the input column lies in the output column's window), B = the
-//    staged rows (a thread's B word is 4 consecutive bytes of one row: one shared load).
-//    kh = 1, 2 or 3 steps of 32 columns by the window (16 + r + 4 ceil(r / 4) <= 32 kh).
+//    staged rows, read from slab column -r8 (r rounded up to 8). k runs through a step's 32
+//    columns in the order 0 .. 3, 8 .. 11, .., 4 .. 7, 12 .. 15, .., which Band_x's columns
+//    follow, so that a thread's two B words (k = 4t .., 16 + 4t ..) are 8 consecutive bytes of one
+//    row: one 8-byte shared load, not two of 4 (8K m = 5 / 45 / 63 0.0325 / 0.0417 / 0.0446 ->
+//    0.0311 / 0.0397 / 0.0439 ms, call-140). kh = 1, 2 or 3 steps of 32 columns by the window (16
+//    + r + r8 <= 32 kh).
 //  - Vertical sums (pass 2): the 32 output rows of block q need input groups q .. q + G - 1
 //    (G = 1 + ceil(2r / 32)); for each half of 16 output rows and each 8 of the slab's columns,
 //      V (16 rows x 8 columns) = sum over the groups of Band_y (16 x 32) . H (32 x 8),
@@ -37,7 +42,8 @@
 //    exact for windows up to 63. Two bytes a thread and row to a staged tile of the block's 32
 //    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
 //    stores).
-// Four blocks an SM (at most 64 registers, 47.5 KiB). Measured on an H100 (reports/2026-11-26-h100/experiments
+// Four blocks an SM (at most 64 registers, 47.5 KiB; 49 KiB since the 8-byte loads' padded
+// rows). Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
 // bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
@@ -74,7 +80,7 @@
 
 #include "image_common.cuh"
 
-// One shape a module: G = 1 + ceil(2r / 32) groups an output block and KH = ceil((16 + r + r4) /
+// One shape a module: G = 1 + ceil(2r / 32) groups an output block and KH = ceil((16 + r + r8) /
 // 32) steps of 32 columns, the host's defines MMA_G and MMA_KH (as the OpenCL twin): r = 0 (1, 1),
 // 1 .. 8 (2, 1), 9 .. 16 (2, 2), 17 .. 24 (3, 2), 25 .. 31 (3, 3). Compiled for every shape and
 // chosen by r at run time, the largest shape's registers held every other one at 64 with spills
@@ -98,30 +104,46 @@
 // 0.0198 / 0.0236 / 0.0253 against 0.0166 / 0.0204 / 0.0227 / 0.0257.
 #define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
 // Whether pass 1's last step of 32 columns reaches its upper 16 for some window of the shape:
-// slab column i reads step columns i + r4 - r .. i + r4 + r, at most 15 + 2 r_max rounded (r4).
+// slab column i reads step columns i + r8 - r .. i + r8 + r, at most 15 + 2 r_max rounded (r8).
 // Where it does not ((1, 1), (2, 2), (3, 3)), that step is a half-K product (m16n8k16) and its
 // upper operand is not loaded.
-#define MMA_R4_MAX ((MMA_R_MAX + 3) / 4 * 4)
-#define MMA_LAST_STEP_UPPER (15 + MMA_R4_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
+#define MMA_R8_MAX ((MMA_R_MAX + 7) / 8 * 8)
+#define MMA_LAST_STEP_UPPER (15 + MMA_R8_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 
-#define MMA_THREADS 256
-#define MMA_WARPS 8
-#define SLAB 16
+// Output columns a block (the host's define: 128 by default, or 256 or 512, tunable
+// `mma_columns`), a warp a slab of 16. Wider blocks read fewer halo bytes an output byte (208 /
+// 128, 336 / 256, 592 / 512 at m = 63), and the data movement alone of 256 or 512 ran at 80 or 82%
+// of the copy bandwidth against 75% (call-123), but the form ran slower with them but at small
+// windows: 7680 x 4320 m = 5 / 31 / 63, 128 / 256 / 512 columns 0.0324 / 0.0318 / 0.0343, 0.0350 /
+// 0.0358 / 0.0393, 0.0467 / 0.0483 / 0.0521 ms (call-135).
+#ifndef MMA_OUT_COLS
 #define MMA_OUT_COLS 128
+#endif
+#define SLAB 16
+#define MMA_WARPS (MMA_OUT_COLS / SLAB)
+#define MMA_THREADS (32 * MMA_WARPS)
+// Blocks an SM: 32 warps at 64 registers.
+#define MMA_BLOCKS_PER_SM (32 / MMA_WARPS)
 #define STEP_ROWS 32
-// A staged row: image columns x0 - 32 .. x0 + 175 (13 pieces of 16 bytes), 208 bytes apart:
-// 52 words, 20 mod 32, so the 8 rows x 4 words of a pass-1 load hit 32 banks. Pass 1 reads up
-// to 4 bytes past a row (r = 25 .. 27), columns its band gives no weight.
+// A staged row: image columns x0 - 32 .. x0 + MMA_OUT_COLS + 47 (13, 21 or 37 pieces of 16
+// bytes), a piece more apart: 56, 88 or 152 words, 24 mod 32, so that each half warp's 4 rows x
+// 8 words of a pass-1 load (8 bytes a lane) hit 32 banks.
 #define IN_HALO 32
-#define IN_PIECES 13
-#define IN_PITCH 208
+#define IN_PIECES ((MMA_OUT_COLS + 80) / 16)
+#define IN_PITCH (16 * IN_PIECES + 16)
 #define IN_BUFS 3
 // Groups copied ahead of the one a step works on, less one: the copies a step may leave pending.
 #define IN_AHEAD (IN_BUFS - 2)
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
-// The output tile: 32 rows of 128 bytes, 144 apart (36 words: 8 rows x 2 words of a warp's
-// 2-byte stores on 16 banks).
-#define OUT_PITCH 144
+// The output tile: 32 rows of MMA_OUT_COLS bytes, 16 more apart (4 mod 32 words: 8 rows x 2
+// words of a warp's 2-byte stores on 16 banks). It leaves as whole rows: stored a warp's slab at
+// a time (a lane a row of 16 bytes), each 32-byte sector written in halves by two warps, the
+// form ran 1.2 to 1.6 times slower (call-138).
+#define OUT_PITCH (MMA_OUT_COLS + 16)
+// Pieces of 16 bytes an output row; a step's copies, at most two a thread.
+#define OUT_PIECES (MMA_OUT_COLS / 16)
+static_assert(STEP_ROWS * IN_PIECES <= 2 * MMA_THREADS, "two staged pieces a thread");
+static_assert(STEP_ROWS * OUT_PIECES == MMA_THREADS, "one output piece a thread");
 #define OUT_BYTES (STEP_ROWS * OUT_PITCH)
 #define MAX_GROUPS 3
 // Shared memory: input buffers, output tiles (2), each warp's H operands (MAX_GROUPS groups x 2
@@ -206,17 +228,18 @@ __device__ __forceinline__ uint4 band_fragment(int lane, Weight weight)
     return make_uint4(reg[0], reg[1], reg[2], reg[3]);
 }
 
-// A thread's share of every group's copies, fixed from step to step: pieces t and t + 256 of the
-// 32 rows x 13, those inside the image and within the window's reach of the block's columns
-// (x0 - r .. x0 + MMA_OUT_COLS - 1 + r): the band matrices give the columns of the others no
-// weight, and the image's edge column the weight of the window's columns beyond it. Each piece
-// keeps its own slot, indexed by constants only: slots filled in turn (row[count] = ...) put the
-// struct in local memory, read back every step (32 bytes a thread, call-126).
+// A thread's share of every group's copies, fixed from step to step: pieces t and t +
+// MMA_THREADS of the 32 rows x IN_PIECES, those inside the image and within the window's reach of
+// the block's columns (x0 - r .. x0 + MMA_OUT_COLS - 1 + r): the band matrices give the columns of
+// the others no weight, and the image's edge column the weight of the window's columns beyond it.
+// Each piece keeps its own slot, indexed by constants only: slots filled in turn (row[count] =
+// ...) put the struct in local memory, read back every step (32 bytes a thread, call-126). A
+// piece's place in the buffer is computed from its row and column, not kept: two registers fewer,
+// 7680 x 4320 m = 31 0.0347 -> 0.0343 ms, 4096^2 m = 33 0.0189 -> 0.0185 (call-138).
 struct StageCopies {
     bool copy[2];
     int row[2];  // the row within the group
     int col[2];  // the image column
-    int to[2];   // the byte offset in a buffer
 };
 
 __device__ __forceinline__ StageCopies stage_copies(int x0, int width, int r)
@@ -234,7 +257,6 @@ __device__ __forceinline__ StageCopies stage_copies(int x0, int width, int r)
         c.copy[k] = q < STEP_ROWS * IN_PIECES && inside && reached;
         c.row[k] = i;
         c.col[k] = col;
-        c.to[k] = i * IN_PITCH + 16 * p;
     }
     return c;
 }
@@ -242,13 +264,14 @@ __device__ __forceinline__ StageCopies stage_copies(int x0, int width, int r)
 // Starts copying a group's staged rows: image rows first_row .. first_row + 31, clamped (32-bit
 // row arithmetic: the suite's images stay below 2^31 pixels).
 __device__ __forceinline__ void stage_group(const StageCopies& c, unsigned char* buf, const unsigned char* in,
-                                            int width, int height, int first_row)
+                                            int width, int height, int first_row, int x0)
 {
 #pragma unroll
     for (int k = 0; k < 2; ++k) {
         if (c.copy[k]) {
             const int y = min(max(first_row + c.row[k], 0), height - 1);
-            mma_cp_async_16(buf + c.to[k], in + ((size_t)(unsigned int)(y * width) + c.col[k]));
+            mma_cp_async_16(buf + (c.row[k] * IN_PITCH + c.col[k] - x0 + IN_HALO),
+                            in + ((size_t)(unsigned int)(y * width) + c.col[k]));
         }
     }
 }
@@ -260,7 +283,7 @@ struct MmaWalk {
     int width;
     int height;
     int r;
-    int r4;
+    int r8;  // pass 1 reads from slab column -r8: r rounded up to 8, for 8-byte loads
     int x0;
     int y0;
     int y_end;
@@ -273,15 +296,16 @@ struct MmaWalk {
 };
 
 // The block's output tile of block q leaves as whole rows (every thread a 16-byte piece: row t /
-// 8, piece t % 8).
+// OUT_PIECES, piece t % OUT_PIECES).
 __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
 {
     const int t = threadIdx.x;
-    const int row = t >> 3;
+    const int row = t / OUT_PIECES;
+    const int piece = t % OUT_PIECES;
     const int y = w.y0 + STEP_ROWS * q + row;
-    const int c = w.x0 + 16 * (t & 7);
+    const int c = w.x0 + 16 * piece;
     if (y < w.y_end && c < w.width) {
-        const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * (t & 7));
+        const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * piece);
         __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)(y * w.width) + c)), v);
     }
 }
@@ -303,15 +327,20 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const int steps = blocks_out + G - 1;
     const StageCopies copies = stage_copies(w.x0, w.width, w.r);
 
-    // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s + k -
-    // r4): how many columns of i's window read c once clamped to the image, so 1 inside, the
-    // count of the window's columns beyond an edge at the edge column, 0 outside the image.
+    // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s +
+    // step_column(k) - r8): how many columns of i's window read c once clamped to the image, so 1
+    // inside, the count of the window's columns beyond an edge at the edge column, 0 outside the
+    // image. A full step takes k in an order that puts a lane's two B words side by side (k = 4t
+    // .. 4t + 3 at step columns 8t .., k = 16 + 4t .. at 8t + 4 ..: one 8-byte load); the half-K
+    // last step takes k = 4t .. at step columns 4t .. (one 4-byte load).
     const int slab_x0 = w.x0 + SLAB * warp;
     uint4 band_x[KH];
 #pragma unroll
     for (int s = 0; s < KH; ++s) {
+        const bool half_k = s == KH - 1 && !MMA_LAST_STEP_UPPER;
         band_x[s] = band_fragment(lane, [&](int i, int k) {
-            const int c = slab_x0 + 32 * s + k - w.r4;
+            const int step_column = half_k ? k : 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
+            const int c = slab_x0 + 32 * s + step_column - w.r8;
             if (c < 0 || c >= w.width) {
                 return 0;
             }
@@ -325,13 +354,13 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
         if (j < steps) {
-            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j);
+            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j, w.x0);
         }
         mma_cp_async_commit();
     }
 
-    // The slab's first staged column for pass 1 (slab column -r4), this lane's word of it.
-    const int lane_col = IN_HALO + SLAB * warp - w.r4 + 4 * tg;
+    // The slab's first staged column for pass 1 (slab column -r8).
+    const int slab_col = IN_HALO + SLAB * warp - w.r8;
     int buf = 0;   // j % IN_BUFS
     int slot = 0;  // j % (G - 1)
     for (int j = 0; j < steps; ++j) {
@@ -344,12 +373,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         const int ahead = j + IN_BUFS - 1;
         if (ahead < steps) {
             const int ahead_buf = buf == 0 ? IN_BUFS - 1 : buf - 1;
-            stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead);
+            stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead, w.x0);
         }
         mma_cp_async_commit();
 
         // Pass 1: H^T of group j, 8 rows at a time.
-        const unsigned char* rows = w.in_bufs + buf * IN_BYTES + lane_col;
+        const unsigned char* rows = w.in_bufs + buf * IN_BYTES + slab_col;
         unsigned int h[4][4];
 #pragma unroll
         for (int n = 0; n < 4; ++n) {
@@ -357,12 +386,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             const unsigned char* row = rows + (8 * n + g) * IN_PITCH;
 #pragma unroll
             for (int s = 0; s < KH; ++s) {
-                const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s);
                 if (s == KH - 1 && !MMA_LAST_STEP_UPPER) {
+                    const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 4 * tg);
                     mma_u8_k16(h[n], band_x[s].x, band_x[s].y, b0);
                 } else {
-                    const unsigned int b1 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 16);
-                    mma_u8(h[n], band_x[s], b0, b1);
+                    const uint2 b = *reinterpret_cast<const uint2*>(row + 32 * s + 8 * tg);
+                    mma_u8(h[n], band_x[s], b.x, b.y);
                 }
             }
         }
@@ -471,7 +500,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     store_tile(w, steps - G);
 }
 
-extern "C" __global__ void __launch_bounds__(MMA_THREADS, 4)
+extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out)
 {
     extern __shared__ __align__(16) unsigned char mma_shared[];
@@ -481,7 +510,7 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, 4)
     w.width = width;
     w.height = height;
     w.r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
-    w.r4 = (w.r + 3) / 4 * 4;
+    w.r8 = (w.r + 7) / 8 * 8;
     w.x0 = blockIdx.x * MMA_OUT_COLS;
     const int strips = (int)gridDim.y;
     const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;

@@ -9,8 +9,9 @@
 // takes inline PTX: mma, cp.async, prmt, the streaming store); the host refuses it elsewhere.
 // Differences from the twin: `half` is an OpenCL type, so the output rows' halves are `part`;
 // G (groups an output block) and KH (32-column steps of pass 1) are the host's defines MMA_G and
-// MMA_KH, not template arguments; local memory is static and within the 48 KiB NVIDIA's OpenCL
-// allows a work-group (47.5 KiB, the twin's layout).
+// MMA_KH, not template arguments; pass 1's 8-byte loads at G = 3 only (MMA_PAIRED); local memory
+// is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (46.5 KiB at G <= 2, 48 KiB
+// at G = 3, with output tiles of unpadded rows: OUT_PIECE).
 //
 // Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
 // Launch:  work-groups of MMA_THREADS x 1, global (ceil(width / 128) * MMA_THREADS) x strips (any
@@ -41,8 +42,15 @@
 // it is a half-K product where it does not: not at the shape (3, 3), where NVIDIA's compiler (94
 // registers) ran it slower (8K m = 63 0.0501 -> 0.0517 ms, reports/2026-11-26-h100/experiments/
 // call-132) while CUDA's twin gained (0.0465 -> 0.0448).
-#define MMA_R4_MAX ((MMA_R_MAX + 3) / 4 * 4)
-#define MMA_LAST_STEP_UPPER (15 + MMA_R4_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
+// Pass 1 reads a full step's two B words as one 8-byte load (k in the twin's permuted order, from
+// slab column -r rounded up to 8) where NVIDIA's compiler ran that faster: at G = 3 (8K m = 45 /
+// 63 0.0449 / 0.0501 -> 0.0438 / 0.0493 ms), not at G = 2 (8K m = 5 / 31 0.0337 / 0.0368 -> 0.0348
+// / 0.0376; two 4-byte loads, from r rounded up to 4: 0.0332 / 0.0365; reports/2026-11-26-h100/
+// experiments/call-141).
+#define MMA_PAIRED (MMA_G == 3)
+#define MMA_ALIGN (MMA_PAIRED ? 8 : 4)
+#define MMA_RA_MAX ((MMA_R_MAX + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN)
+#define MMA_LAST_STEP_UPPER (15 + MMA_RA_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 #define MMA_LAST_STEP_HALF (!MMA_LAST_STEP_UPPER && (MMA_G != 3 || MMA_KH != 3))
 #define BAND_Y_REACHES(part, d, upper) \
     ((upper ? 16 : 0) <= 2 * MMA_R_MAX + 15 + 16 * (part) - 32 * (d) && 16 * (part) - 32 * (d) <= (upper ? 31 : 15))
@@ -54,10 +62,16 @@
 #define STEP_ROWS 32
 #define IN_HALO 32
 #define IN_PIECES 13
-#define IN_PITCH 208
+// Rows 208 bytes apart (52 words, 20 mod 32: 8 rows x 4 words of a 4-byte pass-1 load on 32
+// banks), a piece more for the 8-byte loads (56 words, 24 mod 32: the twin says why).
+#define IN_PITCH (MMA_PAIRED ? 224 : 208)
 #define IN_BUFS 3
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
-#define OUT_PITCH 144
+// The output tiles' rows 128 bytes apart, their 16-byte pieces in an order by row (piece p of row
+// y at p ^ (y & 7)), so that a warp's 2-byte stores of 8 rows hit 16 banks: 1 KiB less than the
+// twin's padded rows, which pass 1's padded input rows need to stay within NVIDIA's 48 KiB.
+#define OUT_PITCH 128
+#define OUT_PIECE(y, p) (16 * ((p) ^ ((y) & 7)))
 #define OUT_BYTES (STEP_ROWS * OUT_PITCH)
 #define MAX_GROUPS 3
 #define H_UINT4 (MMA_WARPS * (MAX_GROUPS - 1) * 2 * 32)
@@ -115,10 +129,14 @@ inline uint band_y_weight(int row, int k, int part, int d, int r) {
     return gap >= 0 && gap <= 2 * r;
 }
 
-// Band_x[s]: slab column `row` against image column c at k of step s (slab column 32 s + k - r4):
-// how many columns of its window read c once clamped to the image.
-inline uint band_x_weight(int row, int k, int s, int slab_x0, int r, int r4, int width) {
-    const int c = slab_x0 + 32 * s + k - r4;
+// Band_x[s]: slab column `row` against image column c at k of step s (slab column 32 s +
+// step column - ra): how many columns of its window read c once clamped to the image. With
+// MMA_PAIRED a full step's k in the twin's permuted order (a lane's two B words side by side);
+// the half-K last step's, and every step's without, in order.
+inline uint band_x_weight(int row, int k, int s, int slab_x0, int r, int ra, int width) {
+    const bool half_k = MMA_LAST_STEP_HALF && s == MMA_KH - 1;
+    const int step_column = half_k || !MMA_PAIRED ? k : 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
+    const int c = slab_x0 + 32 * s + step_column - ra;
     if (c < 0 || c >= width) {
         return 0;
     }
@@ -130,7 +148,7 @@ inline uint band_x_weight(int row, int k, int s, int slab_x0, int r, int r4, int
 // One uint4 of an A operand (16 x 32 u8), lane `lane`: byte b of register i is element (row g +
 // 8 (i & 1), k 4t + 16 (i >> 1) + b) of Band_x[index] (`across`) or Band_y[part][index] (the
 // twin passes the weight as a lambda; OpenCL C has none).
-inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_x0, int r, int r4, int width) {
+inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_x0, int r, int ra, int width) {
     const int g = lane >> 2;
     const int t = lane & 3;
     uint reg[4];
@@ -141,7 +159,7 @@ inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_
         for (int b = 0; b < 4; ++b) {
             const int row = g + 8 * (i & 1);
             const int k = 4 * t + 16 * (i >> 1) + b;
-            const uint weight = across ? band_x_weight(row, k, index, slab_x0, r, r4, width)
+            const uint weight = across ? band_x_weight(row, k, index, slab_x0, r, ra, width)
                                        : band_y_weight(row, k, part, index, r);
             word |= weight << (8 * b);
         }
@@ -174,7 +192,7 @@ inline void store_tile(__local const uchar* out_tiles, __global uchar* out, int 
     const int y = y0 + STEP_ROWS * q + row;
     const int c = x0 + 16 * (t & 7);
     if (y < y_end && c < width) {
-        const uint4 v = *(__local const uint4*)(out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * (t & 7));
+        const uint4 v = *(__local const uint4*)(out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + OUT_PIECE(row, t & 7));
         store_stream_u32x4((__global uint4*)(out + ((size_t)(uint)(y * width) + c)), v);
     }
 }
@@ -187,7 +205,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     __local uint4 band_y[BAND_Y_UINT4];
 
     const int r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
-    const int r4 = (r + 3) / 4 * 4;
+    const int ra = (r + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN;  // pass 1 reads from slab column -ra
     const int x0 = get_group_id(0) * MMA_OUT_COLS;
     const int strips = get_num_groups(1);
     const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
@@ -208,13 +226,13 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     __local uint4* my_h = h_ops + warp * ((MAX_GROUPS - 1) * 2 * 32) + lane;
 
     for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, r4, width);
+        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, ra, width);
     }
     const int slab_x0 = x0 + SLAB * warp;
     uint4 band_x[MMA_KH];
 #pragma unroll
     for (int s = 0; s < MMA_KH; ++s) {
-        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, r4, width);
+        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, ra, width);
     }
 
     // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
@@ -245,7 +263,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         mma_copies_commit();
     }
 
-    const int lane_col = IN_HALO + SLAB * warp - r4 + 4 * tg;
+    const int slab_col = IN_HALO + SLAB * warp - ra;
     int buf = 0;
     int slot = 0;
     for (int j = 0; j < steps; ++j) {
@@ -268,7 +286,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 
         // Pass 1: H^T of group j, 8 rows at a time, then as pass-2 B operands (low bytes x, y;
         // high bytes z, w) per slab half.
-        __local const uchar* rows = in_bufs + buf * IN_BYTES + lane_col;
+        __local const uchar* rows = in_bufs + buf * IN_BYTES + slab_col;
         uint4 h[4];
 #pragma unroll
         for (int n = 0; n < 4; ++n) {
@@ -276,15 +294,21 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
             __local const uchar* row = rows + (8 * n + g) * IN_PITCH;
 #pragma unroll
             for (int s = 0; s < MMA_KH; ++s) {
-                const uint b0 = *(__local const uint*)(row + 32 * s);
 #if MMA_LAST_STEP_HALF
                 if (s == MMA_KH - 1) {
+                    const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
                     MMA_U8_K16(h[n], band_x[s].x, band_x[s].y, b0);
                     continue;
                 }
 #endif
-                const uint b1 = *(__local const uint*)(row + 32 * s + 16);
+#if MMA_PAIRED
+                const uint2 b = *(__local const uint2*)(row + 32 * s + 8 * tg);
+                MMA_U8(h[n], band_x[s], b.x, b.y);
+#else
+                const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
+                const uint b1 = *(__local const uint*)(row + 32 * s + 4 * tg + 16);
                 MMA_U8(h[n], band_x[s], b0, b1);
+#endif
             }
         }
         uint4 ops[MMA_G][2];
@@ -357,7 +381,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                     const uint m1 = mul_hi(v.y, magic);
                     const uint m2 = mul_hi(v.z, magic);
                     const uint m3 = mul_hi(v.w, magic);
-                    __local uchar* at = tile + (16 * part + g) * OUT_PITCH + SLAB * warp + 8 * n + 2 * tg;
+                    __local uchar* at = tile + (16 * part + g) * OUT_PITCH + OUT_PIECE(g, warp) + 8 * n + 2 * tg;
                     *(__local ushort*)at = (ushort)byte_perm2(m0, m1, 0x0040);
                     *(__local ushort*)(at + 8 * OUT_PITCH) = (ushort)byte_perm2(m2, m3, 0x0040);
                 }

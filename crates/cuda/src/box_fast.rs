@@ -24,7 +24,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &["strips", "form"],
+    tunables: &["strips", "form", "mma_columns"],
     domain: DOMAIN,
 };
 
@@ -41,18 +41,31 @@ const ROWS: usize = 128;
 const RING_ENTRY: &str = "box_filter_fast_ring_u8";
 const RING_THREADS: u32 = 256;
 const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
-/// The u8 tensor-core form (kernels/cuda/box_filter_fast_mma.cu): MMA_THREADS, MMA_OUT_COLS
-/// output columns a block and MMA_SHARED_BYTES of dynamic shared memory (3 input buffers of 32 x
-/// 208 bytes, 2 output tiles of 32 x 144, the warps' operands 8 x 2 x 2 x 32 x 16 bytes, the
-/// vertical band matrices 2 x 3 x 32 x 16 bytes: 47.5 KiB, as its OpenCL twin).
+/// The u8 tensor-core form (kernels/cuda/box_filter_fast_mma.cu): blocks of `columns` output
+/// columns (the kernel's MMA_OUT_COLS), a warp each 16: MMA_OUT_COLS by default, or 256 or 512
+/// (tunable `mma_columns`; faster at small windows on some images, slower past m = 17: the
+/// kernel file says by how much).
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
-const MMA_THREADS: u32 = 256;
-/// Blocks of the tensor-core form an SM holds (its __launch_bounds__(MMA_THREADS, 4), 47.5 KiB
-/// each): what the default form's rule counts strips by before any module is compiled (the
-/// launch's own strips come from the compiled kernel's occupancy).
-const MMA_BLOCKS_PER_SM: usize = 4;
-const MMA_SHARED_BYTES: u32 = 3 * 32 * 208 + 2 * 32 * 144 + 16 * (8 * 2 * 2 * 32 + 2 * 3 * 32);
+const MMA_COLUMNS: [usize; 3] = [128, 256, 512];
+/// Warps of the tensor-core form an SM holds (its __launch_bounds__: 32 warps at 64 registers):
+/// what the default form's rule counts strips by before any module is compiled (the launch's own
+/// strips come from the compiled kernel's occupancy).
+const MMA_WARPS_PER_SM: usize = 32;
+
+/// Threads of a tensor-core block of `columns` output columns: a warp a slab of 16.
+fn mma_threads(columns: usize) -> u32 {
+    (2 * columns) as u32
+}
+
+/// Dynamic shared memory of a tensor-core block of `columns` output columns (the kernel's
+/// MMA_SHARED_BYTES): 3 input buffers of 32 rows x (columns + 96) bytes, 2 output tiles of 32 x
+/// (columns + 16), each warp's operands (2 x 2 x 32 x 16 bytes), the vertical band matrices (2 x 3
+/// x 32 x 16 bytes): 49 KiB at 128 columns (the OpenCL twin, in 48 KiB, says how it fits).
+fn mma_shared_bytes(columns: usize) -> u32 {
+    let warps = columns / 16;
+    (3 * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * (warps * 2 * 2 * 32 + 2 * 3 * 32)) as u32
+}
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
 /// while the row warps wait), so shallow strips favour the word form. Measured on an H100
@@ -83,10 +96,17 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     // The tensor-core form: asked for, or by default on the images it is faster on where the
     // GPU has the integer mma (sm_80 on).
     let mma_default = form.is_none() && mma_takes_by_default(ctx.gpu, dtype, width, height, window as usize);
+    let mma_columns = ctx.tunables.positive_opt("mma_columns")?;
     let (module, launches, colsum_t) = if form == Some(U8Form::Mma) || mma_default {
-        let (module, launch) = mma_launch::<P>(&ctx, strips)?;
+        let (module, launch) = mma_launch::<P>(&ctx, strips, mma_columns.unwrap_or(MMA_OUT_COLS))?;
         (module, vec![launch], None)
     } else {
+        if mma_columns.is_some() {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `mma_columns` applies to the tensor-core form (form = mma), which \
+                 {dtype} {width} x {height}, m = {window} does not take"
+            )));
+        }
         running_sum_launches::<P>(&ctx, form, strips)?
     };
     let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
@@ -96,7 +116,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
 /// Whether the tensor-core form takes the image by default on this GPU (`mma_by_default`, where the
 /// GPU has the integer mma: sm_80 on).
 pub(crate) fn mma_takes_by_default(gpu: &Gpu, dtype: DType, width: usize, height: usize, window: usize) -> bool {
-    let slots = gpu.facts.limits.sms as usize * MMA_BLOCKS_PER_SM;
+    let slots = gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
     gpu.facts.compute_capability.0 >= 8 && mma_by_default(dtype, width, height, window, slots)
 }
 
@@ -153,8 +173,17 @@ fn running_sum_launches<P: Pixel>(
 }
 
 /// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows.
-fn mma_launch<P: Pixel>(ctx: &PlanContext<'_>, strips: Option<usize>) -> Result<(Module, Launch), Error> {
+fn mma_launch<P: Pixel>(
+    ctx: &PlanContext<'_>,
+    strips: Option<usize>,
+    block_columns: usize,
+) -> Result<(Module, Launch), Error> {
     let Problem::BoxFilter { width, height, window, .. } = ctx.problem else { return Err(wrong_input()) };
+    if !MMA_COLUMNS.contains(&block_columns) {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_columns` is one of {MMA_COLUMNS:?}, not {block_columns}"
+        )));
+    }
     let (major, minor) = ctx.gpu.facts.compute_capability;
     if major < 8 {
         return Err(Error::unsupported(format!(
@@ -165,10 +194,12 @@ fn mma_launch<P: Pixel>(ctx: &PlanContext<'_>, strips: Option<usize>) -> Result<
     // One shape a module, so that a small window's walk is not held to the registers of the
     // largest shape's (the kernel file's MMA_G, MMA_KH).
     let (groups, steps) = mma_shape(window);
-    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines::<P>().set("MMA_G", groups).set("MMA_KH", steps))?;
-    let columns = width.div_ceil(MMA_OUT_COLS);
+    let defines = defines::<P>().set("MMA_G", groups).set("MMA_KH", steps).set("MMA_OUT_COLS", block_columns);
+    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines)?;
+    let columns = width.div_ceil(block_columns);
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
-    let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, (MMA_THREADS, 1), MMA_SHARED_BYTES)?;
+    let block = (mma_threads(block_columns), 1);
+    let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
     let strips = match strips {
         Some(n) => n,
         None => {

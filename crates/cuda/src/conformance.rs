@@ -185,6 +185,23 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             }
         }
     }
+    // Wider tensor-core blocks (tunable `mma_columns`), every shape, images narrower than a block
+    // and with blocks past the right edge.
+    for (width, height) in [(1040, 1100), (1024, 300), (64, 64), (256, 7)] {
+        for columns in [256usize, 512] {
+            for window in [1, 17, 19, 33, 35, 51, 63] {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let tunables = Params::new().with("form", "mma").with("mma_columns", columns);
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(Error::Unsupported(m)) = backend().plan(&request) {
+                    assert!(m.contains("compute capability 8.0"), "{problem} {columns}: {m}");
+                    continue;
+                }
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {columns} columns");
+            }
+        }
+    }
     let plan = |width, height, dtype, window, tunables: &Params| {
         let problem = Problem::BoxFilter { width, height, window, dtype };
         backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
@@ -216,6 +233,14 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let mma = Params::new().with("form", "mma");
     let err = plan(1000, 300, DType::U8, 31, &mma).err().expect("a bad input");
     assert!(matches!(&err, Error::Input(m) if m.contains("`form`") && m.contains("16")), "{err}");
+    let odd_columns = Params::new().with("form", "mma").with("mma_columns", 192usize);
+    if gpu.facts.compute_capability.0 >= 8 {
+        let err = plan(1024, 300, DType::U8, 31, &odd_columns).err().expect("a bad input");
+        assert!(matches!(&err, Error::Input(m) if m.contains("`mma_columns`")), "{err}");
+    }
+    let f32_columns = Params::new().with("mma_columns", 256usize);
+    let err = plan(1024, 300, DType::F32, 31, &f32_columns).err().expect("a bad input");
+    assert!(matches!(&err, Error::Input(m) if m.contains("`mma_columns`")), "{err}");
 }
 
 /// The matrix's 2^15-point batches (1 and 3) take the four-step's two launches; batches of two

@@ -152,7 +152,8 @@ pub fn mma_by_default(dtype: DType, width: usize, height: usize, window: usize, 
 
 /// The tensor-core form's shape for a window up to 63: (G, KH), the groups of 32 input rows an
 /// output block of 32 rows needs (1 + ceil(2r / 32)) and pass 1's steps of 32 columns (16 output
-/// columns need 16 + 2r, from 4 ceil(r / 4) left of them: ceil((16 + r + 4 ceil(r / 4)) / 32)).
+/// columns need 16 + 2r, read from r rounded up to 4 or, for 8-byte loads, to 8 left of them:
+/// ceil((16 + r + 4 ceil(r / 4)) / 32), the same with 8 ceil(r / 8) at every r up to 31).
 pub fn mma_shape(window: usize) -> (usize, usize) {
     let r = window / 2;
     (1 + (2 * r).div_ceil(32), (16 + r + r.div_ceil(4) * 4).div_ceil(32))
@@ -257,7 +258,7 @@ mod tests {
             let (g, kh) = mma_shape(window);
             let r = window / 2;
             // An output block's window rows fit its groups; a slab's window columns its steps.
-            assert!(32 + 2 * r <= 32 * g && 16 + r + r.div_ceil(4) * 4 <= 32 * kh, "m = {window}");
+            assert!(32 + 2 * r <= 32 * g && 16 + r + r.div_ceil(8) * 8 <= 32 * kh, "m = {window}");
             assert!(32 + 2 * r > 32 * (g - 1), "m = {window}: fewer groups would do");
         }
     }
