@@ -39,7 +39,8 @@
 //    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's slot
 //    of shared memory for the G - 1 steps after the one that made them.
 //  - The mean as the other u8 forms: multiply-high of (V + area / 2) by ceil(2^32 / area),
-//    exact for windows up to 63. Two bytes a thread and row to a staged tile of the block's 32
+//    exact for windows up to 63 (as one 64-bit multiply-add, V magic + bias magic, with the low
+//    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two bytes a thread and row to a staged tile of the block's 32
 //    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
 //    stores).
 // Four blocks an SM (at most 64 registers, 47.5 KiB; 49 KiB since the 8-byte loads' padded
