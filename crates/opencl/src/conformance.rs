@@ -204,3 +204,32 @@ fn box_filter_fast_takes_any_number_of_strips() {
     let request = PlanRequest { problem: wide, variant: "fast", tunables: &tunables, device: 0 };
     assert!(matches!(OpenClBackend.plan(&request), Err(dspbench_core::Error::Input(m)) if m.contains("strips")));
 }
+
+/// PoCL's devices run one planned kernel's launches at a time across the process
+/// (`Device::launch_guard`, against PoCL 5.0's abort under concurrent launches); other platforms
+/// take no lock. Two threads planning and running the same kernel at different grid sizes, the
+/// case that aborted PoCL 5.0, still agree with the reference.
+#[test]
+fn pocl_runs_one_kernel_at_a_time_and_concurrent_runs_still_agree() {
+    if !device_ready() {
+        return;
+    }
+    for device in crate::probe::devices().expect("a device") {
+        let pocl = device.name.starts_with("Portable Computing Language");
+        assert_eq!(device.launch_guard().is_some(), pocl, "{}", device.name);
+    }
+    let info = OpenClBackend.variant(Workload::Conv1d, "naive").unwrap();
+    std::thread::scope(|scope| {
+        for n in [1000usize, 4000] {
+            let info = &info;
+            scope.spawn(move || {
+                for _ in 0..3 {
+                    let problem = Problem::Conv1d { n, m: 31 };
+                    let outcome =
+                        dspbench_conformance::check_case_with(&OpenClBackend, 0, info, &problem, &Params::new());
+                    assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+                }
+            });
+        }
+    });
+}

@@ -12,7 +12,7 @@ use opencl3::device::{
 use opencl3::error_codes::ClError;
 use opencl3::types::cl_device_id;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// The limits that size buffers, work-groups and local memory.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -127,6 +127,25 @@ impl Device {
         #[allow(deprecated)]
         unsafe { CommandQueue::create(self.context()?, self.id, CL_QUEUE_PROFILING_ENABLE) }
             .map_err(|e| cl_failure(e, &format!("creating a profiling command queue on {}", self.name)))
+    }
+
+    /// On PoCL, a lock held from a planned kernel's first launch to its queue's finish, so that
+    /// the process has one kernel command in flight on PoCL at a time; elsewhere none.
+    ///
+    /// PoCL 5.0's CPU drivers keep one process-wide cache of loaded work-group functions, whose
+    /// entries a launch finds by kernel hash, local size and grid width but a finished command
+    /// releases by kernel hash and local size alone (`pocl_release_dlhandle_cache`): with two
+    /// launches of one kernel and local size but different grid widths in flight (tests on
+    /// several threads), one releases the other's entry and the second release aborts the process
+    /// (`Assertion found->ref_count > 0`; reports/2026-11-26-h100/experiments/call-121). One
+    /// command at a time never overlaps two. PoCL runs each command on every core anyway.
+    pub(crate) fn launch_guard(&self) -> Option<MutexGuard<'static, ()>> {
+        static POCL_LAUNCHES: Mutex<()> = Mutex::new(());
+        self.is_pocl().then(|| POCL_LAUNCHES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    fn is_pocl(&self) -> bool {
+        self.facts.get("platform").is_some_and(|p| p.contains("Portable Computing Language"))
     }
 
     /// True on NVIDIA's platform, the one that takes the `-cl-nv-*` build options.

@@ -202,6 +202,7 @@ impl Planned {
         if total == 0 {
             return Ok(None);
         }
+        let _one_at_a_time = self.device.launch_guard();
         let mut all = launches.iter().cycle().take(total);
         let first = all.next().expect("total > 0").enqueue(&self.queue)?;
         let last = match total {
