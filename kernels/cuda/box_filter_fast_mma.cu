@@ -36,15 +36,15 @@
 //    four k a register) once k is read in a permuted order (mma_k_row below) that Band_y's
 //    columns follow. H reaches 63 x 255, more than a byte: it goes in as two u8 operands,
 //    summed in two accumulators (so each chain is G products long; the low one starts at the
-//    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's slot
-//    of shared memory for the G - 1 steps after the one that made them.
+//    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's
+//    registers for the G - 1 steps after the one that made them.
 //  - The mean as the other u8 forms: multiply-high of (V + area / 2) by ceil(2^32 / area),
 //    exact for windows up to 63 (as one 64-bit multiply-add, V magic + bias magic, with the low
-//    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two bytes a thread and row to a staged tile of the block's 32
-//    x 128 outputs, which leaves at the start of the next step as whole rows (16-byte streaming
-//    stores).
-// Four blocks an SM (at most 64 registers, 47.5 KiB; 49 KiB since the 8-byte loads' padded
-// rows). Measured on an H100 (reports/2026-11-26-h100/experiments
+//    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two
+//    bytes a thread and row to a staged tile of the block's 32 x 128 outputs, which leaves at the
+//    start of the next step as whole rows (16-byte streaming stores).
+// Four blocks an SM (at most 64 registers), three at G = 3 (MMA_BLOCKS_PER_SM); 33 KiB of shared
+// memory. Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
 // bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
@@ -69,6 +69,16 @@
 // Then pass 1's last step as a half-K product where the shape's windows leave its upper half
 // unread (call-132): 8K m = 31 / 63 0.0365 / 0.0465 -> 0.0350 / 0.0448, 4096^2 m = 33 / 63 0.0200 /
 // 0.0256 -> 0.0190 / 0.0245.
+// Session 16 (call-145 .. call-151): the older groups' H operands in registers instead of shared
+// slots (1-3%), the band matrices built after the strip's first copies are issued (1-2%), three
+// blocks an SM at G = 3 (5% at m = 63) and the walk unrolled (3-7%): 8K m = 5 / 31 / 63 0.0313 /
+// 0.0343 / 0.0437 -> 0.0301 / 0.0323 / 0.0405 ms (76 / 71 / 56% of 2.90 TB/s), 4096^2 m = 9 / 33 /
+// 63 0.0159 / 0.0187 / 0.0243 -> 0.0147 / 0.0175 / 0.0220 (final runs of sessions 15 and 16). Tried
+// and slower: the vertical sums as running sums over a ring of H rows in shared memory (each lane
+// a column, 16 rows a step; 1.26-1.5x slower at every window, call-145: its shared loads and
+// stores, a wavefront each, cost more than the products they replace), Band_y from a few registers
+// built once (10-17% slower, call-146: each product's A operand then moved into place register by
+// register).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -123,8 +133,13 @@
 #define SLAB 16
 #define MMA_WARPS (MMA_OUT_COLS / SLAB)
 #define MMA_THREADS (32 * MMA_WARPS)
-// Blocks an SM: 32 warps at 64 registers.
-#define MMA_BLOCKS_PER_SM (32 / MMA_WARPS)
+// Blocks an SM: 32 warps at 64 registers, but 3 blocks of 128 columns (24 warps, up to 80
+// registers) at G = 3, where the walk needs 71 to 76 registers: at 64 it spilled (8 bytes at m =
+// 63) or scheduled worse. H100, kernel ms, 4 / 3 blocks (call-148): 8K m = 45 / 63 0.0386 / 0.0444
+// against 0.0383 / 0.0415, 4096^2 m = 45 / 63 0.0213 / 0.0246 against 0.0208 / 0.0228; at G = 2, 3
+// blocks ran level or slower (8K m = 5 / 31 0.0302 / 0.0332 against 0.0301 / 0.0337). Deeper
+// strips alone (6 instead of 8 at 8K, 4 blocks) did not help (m = 31 0.0337).
+#define MMA_BLOCKS_PER_SM (MMA_G == 3 && MMA_WARPS == 8 ? 3 : 32 / MMA_WARPS)
 #define STEP_ROWS 32
 // A staged row: image columns x0 - 32 .. x0 + MMA_OUT_COLS + 47 (13, 21 or 37 pieces of 16
 // bytes), a piece more apart: 56, 88 or 152 words, 24 mod 32, so that each half warp's 4 rows x
@@ -147,13 +162,12 @@ static_assert(STEP_ROWS * IN_PIECES <= 2 * MMA_THREADS, "two staged pieces a thr
 static_assert(STEP_ROWS * OUT_PIECES == MMA_THREADS, "one output piece a thread");
 #define OUT_BYTES (STEP_ROWS * OUT_PITCH)
 #define MAX_GROUPS 3
-// Shared memory: input buffers, output tiles (2), each warp's H operands (MAX_GROUPS groups x 2
-// uint4 a lane), Band_y (2 halves x MAX_GROUPS x 32 lanes uint4). Each warp's Band_x, which
-// depends on its slab's place at the image's edges, stays in its registers.
-#define H_UINT4 (MMA_WARPS * (MAX_GROUPS - 1) * 2 * 32)
+// Shared memory: input buffers, output tiles (2), Band_y (2 halves x MAX_GROUPS x 32 lanes
+// uint4). Each warp's Band_x, which depends on its slab's place at the image's edges, and the
+// older groups' H operands stay in its registers.
 #define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
 // The host mirrors this in crates/cuda/src/box_fast.rs.
-#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * (H_UINT4 + BAND_Y_UINT4))
+#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4)
 
 __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global)
 {
@@ -292,8 +306,7 @@ struct MmaWalk {
     unsigned int bias;
     unsigned char* in_bufs;
     unsigned char* out_tiles;
-    const uint4* band_y;
-    uint4* my_h;  // this lane's H operands: slot s, slab half n at [(2 s + n) * 32]
+    uint4* band_y;
 };
 
 // The block's output tile of block q leaves as whole rows (every thread a 16-byte piece: row t /
@@ -308,6 +321,22 @@ __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
     if (y < w.y_end && c < w.width) {
         const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * piece);
         __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)(y * w.width) + c)), v);
+    }
+}
+
+// Band_y[half][d]: output row 16 half + i of a block against row mma_k_row(k) of its d-th
+// group: ones where that input row is in the output row's window (read after the walk's first
+// barrier).
+__device__ __forceinline__ void fill_band_y(uint4* band_y, int r)
+{
+    const int lane = threadIdx.x & 31;
+    for (int e = threadIdx.x; e < BAND_Y_UINT4; e += MMA_THREADS) {
+        const int half = e / (MAX_GROUPS * 32);
+        const int d = (e / 32) % MAX_GROUPS;
+        band_y[e] = band_fragment(lane, [&](int i, int k) {
+            const int gap = 32 * d + mma_k_row(k) - (16 * half + i);
+            return gap >= 0 && gap <= 2 * r ? 1 : 0;
+        });
     }
 }
 
@@ -328,6 +357,18 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const int steps = blocks_out + G - 1;
     const StageCopies copies = stage_copies(w.x0, w.width, w.r);
 
+    // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
+#pragma unroll
+    for (int j = 0; j < IN_BUFS - 1; ++j) {
+        if (j < steps) {
+            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j, w.x0);
+        }
+        mma_cp_async_commit();
+    }
+
+    // The band matrices, while the first groups' copies are under way (built before them, their
+    // few hundred instructions a thread held every block's first loads back: call-148).
+    fill_band_y(w.band_y, w.r);
     // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s +
     // step_column(k) - r8): how many columns of i's window read c once clamped to the image, so 1
     // inside, the count of the window's columns beyond an edge at the edge column, 0 outside the
@@ -351,20 +392,30 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         });
     }
 
-    // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
+    // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (in
+    // shared slots, a lane's own, the form ran 1-3% slower at 8K m <= 45 and 4096^2: call-146).
+    uint4 history[G > 1 ? G - 1 : 1][2];
 #pragma unroll
-    for (int j = 0; j < IN_BUFS - 1; ++j) {
-        if (j < steps) {
-            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j, w.x0);
-        }
-        mma_cp_async_commit();
+    for (int d = 0; d < (G > 1 ? G - 1 : 1); ++d) {
+        history[d][0] = history[d][1] = make_uint4(0, 0, 0, 0);
     }
 
     // The slab's first staged column for pass 1 (slab column -r8).
     const int slab_col = IN_HALO + SLAB * warp - w.r8;
-    int buf = 0;   // j % IN_BUFS
-    int slot = 0;  // j % (G - 1)
+    // The walk unrolled by the period of its buffers (IN_BUFS) and, at G = 3, of its history too, so
+    // that the buffer a step reads and fills is known at compile time and the history's moves
+    // become renamings: H100, kernel ms, unrolled 3 / 6 times against not (call-149): 8K m = 5 / 31
+    // 0.0298 / 0.0323 against 0.0301 / 0.0333 (3 times), m = 45 / 63 0.0361 / 0.0405 against 0.0384 /
+    // 0.0418 (6 times); 4096^2 m = 9 / 33 0.0148 / 0.0175 against 0.0155 / 0.0181, m = 45 / 63
+    // 0.0197 / 0.0221 against 0.0209 / 0.0229. Six times at G <= 2 spilled (8 bytes) and ran 1-3%
+    // slower than three; three times at G = 3 spilled 24 bytes.
+#if MMA_G == 3
+#pragma unroll 6
+#else
+#pragma unroll 3
+#endif
     for (int j = 0; j < steps; ++j) {
+        const int buf = j % IN_BUFS;
         mma_cp_async_wait_ahead();
         __syncthreads();
         if (j >= G) {
@@ -373,7 +424,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         // Input group j + IN_BUFS - 1 starts arriving (into the buffer group j - 1 used).
         const int ahead = j + IN_BUFS - 1;
         if (ahead < steps) {
-            const int ahead_buf = buf == 0 ? IN_BUFS - 1 : buf - 1;
+            const int ahead_buf = ahead % IN_BUFS;
             stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead, w.x0);
         }
         mma_cp_async_commit();
@@ -397,8 +448,8 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             }
         }
         // As pass-2 B operands: per slab half (columns g, g + 8: c0 c1, c2 c3), two registers of
-        // rows (2t, 2t + 1, 8 + 2t, 9 + 2t) and (+ 16), low bytes and high bytes apart. Kept for
-        // the next G - 1 steps in this lane's slot, and used from registers in this one.
+        // rows (2t, 2t + 1, 8 + 2t, 9 + 2t) and (+ 16), low bytes and high bytes apart; kept for
+        // the next G - 1 steps.
         uint4 ops[G][2];
 #pragma unroll
         for (int n = 0; n < 2; ++n) {
@@ -417,17 +468,13 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         }
 
         if (j + 1 >= G) {
-            // Pass 2: output block q = j - G + 1 from groups q .. j, the older ones in slots
-            // slot, slot + 1 (mod G - 1).
+            // Pass 2: output block q = j - G + 1 from groups q .. j.
             const int q = j - G + 1;
             unsigned char* tile = w.out_tiles + (q & 1) * OUT_BYTES;
 #pragma unroll
             for (int d = 0; d + 1 < G; ++d) {
-                const int gs = slot + d >= G - 1 ? slot + d - (G - 1) : slot + d;
-#pragma unroll
-                for (int n = 0; n < 2; ++n) {
-                    ops[d][n] = w.my_h[(2 * gs + n) * 32];
-                }
+                ops[d][0] = history[d][0];
+                ops[d][1] = history[d][1];
             }
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
@@ -486,14 +533,15 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 }
             }
         }
-        buf = buf + 1 == IN_BUFS ? 0 : buf + 1;
-        // Group j into the slot of group q, which no later block reads.
+        // Group j's operands join the history; group q's, which no later block reads, leave it.
         if (G > 1) {
 #pragma unroll
-            for (int n = 0; n < 2; ++n) {
-                w.my_h[(2 * slot + n) * 32] = ops[G - 1][n];
+            for (int d = 0; d + 2 < G; ++d) {
+                history[d][0] = history[d + 1][0];
+                history[d][1] = history[d + 1][1];
             }
-            slot = slot + 1 == G - 1 ? 0 : slot + 1;
+            history[G > 1 ? G - 2 : 0][0] = ops[G - 1][0];
+            history[G > 1 ? G - 2 : 0][1] = ops[G - 1][1];
         }
     }
     // The last output block.
@@ -526,24 +574,6 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.bias = area == 1 ? 1u : area / 2;
     w.in_bufs = mma_shared;
     w.out_tiles = w.in_bufs + IN_BUFS * IN_BYTES;
-    uint4* h_ops = reinterpret_cast<uint4*>(w.out_tiles + 2 * OUT_BYTES);
-    uint4* band_y = h_ops + H_UINT4;
-    w.band_y = band_y;
-    const int lane = threadIdx.x & 31;
-    w.my_h = h_ops + (threadIdx.x >> 5) * ((MAX_GROUPS - 1) * 2 * 32) + lane;
-
-    // Band_y[half][d]: output row 16 half + i of a block against row mma_k_row(k) of its d-th
-    // group: ones where that input row is in the output row's window (read after the walk's
-    // first barrier).
-    const int r = w.r;
-    for (int e = threadIdx.x; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        const int half = e / (MAX_GROUPS * 32);
-        const int d = (e / 32) % MAX_GROUPS;
-        band_y[e] = band_fragment(lane, [&](int i, int k) {
-            const int gap = 32 * d + mma_k_row(k) - (16 * half + i);
-            return gap >= 0 && gap <= 2 * r ? 1 : 0;
-        });
-    }
-
+    w.band_y = reinterpret_cast<uint4*>(w.out_tiles + 2 * OUT_BYTES);
     mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w);
 }

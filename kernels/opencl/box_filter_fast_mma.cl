@@ -10,8 +10,9 @@
 // Differences from the twin: `half` is an OpenCL type, so the output rows' halves are `part`;
 // G (groups an output block) and KH (32-column steps of pass 1) are the host's defines MMA_G and
 // MMA_KH, not template arguments; pass 1's 8-byte loads at G = 3 only (MMA_PAIRED); local memory
-// is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (46.5 KiB at G <= 2, 48 KiB
-// at G = 3, with output tiles of unpadded rows: OUT_PIECE).
+// is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (30.5 KiB at G <= 2, 32 KiB
+// at G = 3, with output tiles of unpadded rows: OUT_PIECE); the older groups' H operands stay in
+// registers, as in the twin.
 //
 // Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
 // Launch:  work-groups of MMA_THREADS x 1, global (ceil(width / 128) * MMA_THREADS) x strips (any
@@ -69,12 +70,12 @@
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
 // The output tiles' rows 128 bytes apart, their 16-byte pieces in an order by row (piece p of row
 // y at p ^ (y & 7)), so that a warp's 2-byte stores of 8 rows hit 16 banks: 1 KiB less than the
-// twin's padded rows, which pass 1's padded input rows need to stay within NVIDIA's 48 KiB.
+// twin's padded rows, which pass 1's padded input rows needed to stay within NVIDIA's 48 KiB while
+// the H operands took shared slots (session 15).
 #define OUT_PITCH 128
 #define OUT_PIECE(y, p) (16 * ((p) ^ ((y) & 7)))
 #define OUT_BYTES (STEP_ROWS * OUT_PITCH)
 #define MAX_GROUPS 3
-#define H_UINT4 (MMA_WARPS * (MAX_GROUPS - 1) * 2 * 32)
 #define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
 
 // The __local pointer's value is its address in the shared state space, as cp.async takes it.
@@ -201,7 +202,6 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     __global const uchar* in, int width, int height, int window, __global uchar* out) {
     __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(16)));
     __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(16)));
-    __local uint4 h_ops[H_UINT4];
     __local uint4 band_y[BAND_Y_UINT4];
 
     const int r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
@@ -223,17 +223,6 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     const int warp = t >> 5;
     const int g = lane >> 2;
     const int tg = lane & 3;
-    __local uint4* my_h = h_ops + warp * ((MAX_GROUPS - 1) * 2 * 32) + lane;
-
-    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, ra, width);
-    }
-    const int slab_x0 = x0 + SLAB * warp;
-    uint4 band_x[MMA_KH];
-#pragma unroll
-    for (int s = 0; s < MMA_KH; ++s) {
-        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, ra, width);
-    }
 
     // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
     // and within the window's reach of the group's columns (the twin's stage_copies).
@@ -263,10 +252,38 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         mma_copies_commit();
     }
 
+    // The band matrices, while the first groups' copies are under way (the twin says why).
+    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
+        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, ra, width);
+    }
+    const int slab_x0 = x0 + SLAB * warp;
+    uint4 band_x[MMA_KH];
+#pragma unroll
+    for (int s = 0; s < MMA_KH; ++s) {
+        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, ra, width);
+    }
+
     const int slab_col = IN_HALO + SLAB * warp - ra;
-    int buf = 0;
-    int slot = 0;
+    // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (the
+    // twin's history).
+    uint4 history[MMA_G > 1 ? MMA_G - 1 : 1][2];
+#pragma unroll
+    for (int d = 0; d < (MMA_G > 1 ? MMA_G - 1 : 1); ++d) {
+        history[d][0] = history[d][1] = (uint4)(0);
+    }
+    // Unrolled by the period of the buffers and the history, as the twin (which says why), but 2
+    // times at the shape (3, 2): NVIDIA's OpenCL ran it unrolled 6 times slower than not at all.
+    // H100, kernel ms, unrolled / not (call-150): 8K m = 5 / 31 / 63 0.0321 / 0.0339 / 0.0441 against
+    // 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
+#if MMA_G == 3 && MMA_KH == 2
+#pragma unroll 2
+#elif MMA_G == 3
+#pragma unroll 6
+#else
+#pragma unroll 3
+#endif
     for (int j = 0; j < steps; ++j) {
+        const int buf = j % IN_BUFS;
         mma_copies_wait_ahead();
         barrier(CLK_LOCAL_MEM_FENCE);
         if (j >= MMA_G) {
@@ -274,7 +291,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
         const int ahead = j + IN_BUFS - 1;
         if (ahead < steps) {
-            __local uchar* to = in_bufs + (buf == 0 ? IN_BUFS - 1 : buf - 1) * IN_BYTES;
+            __local uchar* to = in_bufs + (ahead % IN_BUFS) * IN_BYTES;
             if (copy0) {
                 stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i0, col0, to0);
             }
@@ -325,17 +342,13 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
 
         if (j + 1 >= MMA_G) {
-            // Pass 2: output block q = j - G + 1 from groups q .. j, the older ones in slots
-            // slot, slot + 1 (mod G - 1).
+            // Pass 2: output block q = j - G + 1 from groups q .. j.
             const int q = j - MMA_G + 1;
             __local uchar* tile = out_tiles + (q & 1) * OUT_BYTES;
 #pragma unroll
             for (int d = 0; d + 1 < MMA_G; ++d) {
-                const int gs = slot + d >= MMA_G - 1 ? slot + d - (MMA_G - 1) : slot + d;
-#pragma unroll
-                for (int n = 0; n < 2; ++n) {
-                    ops[d][n] = my_h[(2 * gs + n) * 32];
-                }
+                ops[d][0] = history[d][0];
+                ops[d][1] = history[d][1];
             }
 #pragma unroll
             for (int part = 0; part < 2; ++part) {
@@ -387,15 +400,16 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 }
             }
         }
-        // Group j into the slot of group q, which no later block reads.
+        // Group j's operands join the history; group q's, which no later block reads, leave it.
         if (MMA_G > 1) {
 #pragma unroll
-            for (int n = 0; n < 2; ++n) {
-                my_h[(2 * slot + n) * 32] = ops[MMA_G - 1][n];
+            for (int d = 0; d + 2 < MMA_G; ++d) {
+                history[d][0] = history[d + 1][0];
+                history[d][1] = history[d + 1][1];
             }
-            slot = slot + 1 == MMA_G - 1 ? 0 : slot + 1;
+            history[MMA_G > 1 ? MMA_G - 2 : 0][0] = ops[MMA_G - 1][0];
+            history[MMA_G > 1 ? MMA_G - 2 : 0][1] = ops[MMA_G - 1][1];
         }
-        buf = buf + 1 == IN_BUFS ? 0 : buf + 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(out_tiles, out, width, x0, y0, y_end, steps - MMA_G);

@@ -48,9 +48,9 @@ const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_COLUMNS: [usize; 3] = [128, 256, 512];
-/// Warps of the tensor-core form an SM holds (its __launch_bounds__: 32 warps at 64 registers):
-/// what the default form's rule counts strips by before any module is compiled (the launch's own
-/// strips come from the compiled kernel's occupancy).
+/// Warps of the tensor-core form an SM holds (its __launch_bounds__: 32 warps at 64 registers, 24
+/// at three groups of input rows): what the default form's rule counts strips by before any module
+/// is compiled (the launch's own strips come from the compiled kernel's occupancy).
 const MMA_WARPS_PER_SM: usize = 32;
 
 /// Threads of a tensor-core block of `columns` output columns: a warp a slab of 16.
@@ -60,11 +60,9 @@ fn mma_threads(columns: usize) -> u32 {
 
 /// Dynamic shared memory of a tensor-core block of `columns` output columns (the kernel's
 /// MMA_SHARED_BYTES): 3 input buffers of 32 rows x (columns + 96) bytes, 2 output tiles of 32 x
-/// (columns + 16), each warp's operands (2 x 2 x 32 x 16 bytes), the vertical band matrices (2 x 3
-/// x 32 x 16 bytes): 49 KiB at 128 columns (the OpenCL twin, in 48 KiB, says how it fits).
+/// (columns + 16), the vertical band matrices (2 x 3 x 32 x 16 bytes): 33 KiB at 128 columns.
 fn mma_shared_bytes(columns: usize) -> u32 {
-    let warps = columns / 16;
-    (3 * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * (warps * 2 * 2 * 32 + 2 * 3 * 32)) as u32
+    (3 * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * 2 * 3 * 32) as u32
 }
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
