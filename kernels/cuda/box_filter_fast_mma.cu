@@ -33,7 +33,7 @@
 //      V (16 rows x 8 columns) = sum over the groups of Band_y (16 x 32) . H (32 x 8),
 //    B = H, straight from pass 1's accumulators: a thread holds H at columns g, g + 8 (g =
 //    lane / 4) and rows 2t, 2t + 1 of each 8 (t = lane % 4), which is B's layout (column g,
-//    four k a register) once k is read in a permuted order (mma_k_row below) that Band_y's
+//    four k a register) once k is read in a permuted order (fill_band_y below) that Band_y's
 //    columns follow. H reaches 63 x 255, more than a byte: it goes in as two u8 operands,
 //    summed in two accumulators (so each chain is G products long; the low one starts at the
 //    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's
@@ -43,8 +43,7 @@
 //    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two
 //    bytes a thread and row to a staged tile of the block's 32 x 128 outputs, which leaves at the
 //    start of the next step as whole rows (16-byte streaming stores).
-// Four blocks an SM (at most 64 registers), three at G = 3 (MMA_BLOCKS_PER_SM); 33 KiB of shared
-// memory. Measured on an H100 (reports/2026-11-26-h100/experiments
+// Three blocks an SM, two at G = 3 (MMA_BLOCKS_PER_SM); 33 KiB of shared memory. Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
 // bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
@@ -69,16 +68,16 @@
 // Then pass 1's last step as a half-K product where the shape's windows leave its upper half
 // unread (call-132): 8K m = 31 / 63 0.0365 / 0.0465 -> 0.0350 / 0.0448, 4096^2 m = 33 / 63 0.0200 /
 // 0.0256 -> 0.0190 / 0.0245.
-// Session 16 (call-145 .. call-151): the older groups' H operands in registers instead of shared
-// slots (1-3%), the band matrices built after the strip's first copies are issued (1-2%), three
-// blocks an SM at G = 3 (5% at m = 63) and the walk unrolled (3-7%): 8K m = 5 / 31 / 63 0.0313 /
-// 0.0343 / 0.0437 -> 0.0301 / 0.0323 / 0.0405 ms (76 / 71 / 56% of 2.90 TB/s), 4096^2 m = 9 / 33 /
-// 63 0.0159 / 0.0187 / 0.0243 -> 0.0147 / 0.0175 / 0.0220 (final runs of sessions 15 and 16). Tried
-// and slower: the vertical sums as running sums over a ring of H rows in shared memory (each lane
-// a column, 16 rows a step; 1.26-1.5x slower at every window, call-145: its shared loads and
-// stores, a wavefront each, cost more than the products they replace), Band_y from a few registers
-// built once (10-17% slower, call-146: each product's A operand then moved into place register by
-// register).
+// Session 16 (call-145 .. call-155): the older groups' H operands in registers instead of shared
+// slots (1-3%), the band matrices built after the strip's first copies are issued (1-2%) and from
+// compares (window_word: 4-6% at 4096^2), three blocks an SM, two at G = 3 (3-12%), and the walk
+// unrolled (3-7%): 8K m = 5 / 31 / 63 0.0313 / 0.0343 / 0.0437 -> 0.0292 / 0.0314 / 0.0382 ms,
+// 4096^2 m = 9 / 33 / 63 0.0159 / 0.0187 / 0.0243 -> 0.0142 / 0.0164 / 0.0195 (call-154;
+// docs/findings.md has the final run's). Tried and slower: the vertical sums as running sums over
+// a ring of H rows in shared memory (each lane a column, 16 rows a step; 1.26-1.5x slower at every
+// window, call-145: its shared loads and stores, a wavefront each, cost more than the products
+// they replace), Band_y from a few registers built once (10-17% slower, call-146: each product's
+// A operand then moved into place register by register).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -133,13 +132,14 @@
 #define SLAB 16
 #define MMA_WARPS (MMA_OUT_COLS / SLAB)
 #define MMA_THREADS (32 * MMA_WARPS)
-// Blocks an SM: 32 warps at 64 registers, but 3 blocks of 128 columns (24 warps, up to 80
-// registers) at G = 3, where the walk needs 71 to 76 registers: at 64 it spilled (8 bytes at m =
-// 63) or scheduled worse. H100, kernel ms, 4 / 3 blocks (call-148): 8K m = 45 / 63 0.0386 / 0.0444
-// against 0.0383 / 0.0415, 4096^2 m = 45 / 63 0.0213 / 0.0246 against 0.0208 / 0.0228; at G = 2, 3
-// blocks ran level or slower (8K m = 5 / 31 0.0302 / 0.0332 against 0.0301 / 0.0337). Deeper
-// strips alone (6 instead of 8 at 8K, 4 blocks) did not help (m = 31 0.0337).
-#define MMA_BLOCKS_PER_SM (MMA_G == 3 && MMA_WARPS == 8 ? 3 : 32 / MMA_WARPS)
+// Blocks an SM: for blocks of 128 columns, 3 (24 warps, up to 80 registers; the walk takes 75 to
+// 80) at G <= 2 and 2 (16 warps; 102 to 103) at G = 3; 32 warps at 64 registers for the wider
+// blocks. Fewer registers spilled (8 to 16 bytes) or scheduled worse, and the loads' latency needs
+// no more warps. H100, kernel ms, 4 / 3 / 2 blocks: 8K m = 5 / 31 0.0312 / 0.0329, 0.0292 /
+// 0.0313, 0.0316 / 0.0328 (call-152, call-154); 8K m = 45 / 63 0.0386 / 0.0444, 0.0354 / 0.0395,
+// 0.0347 / 0.0382, 4096^2 m = 63 0.0246, 0.0210, 0.0195 (call-148, call-154). Deeper strips alone
+// (6 instead of 8 at 8K, 4 blocks) did not help (m = 31 0.0337).
+#define MMA_BLOCKS_PER_SM (MMA_WARPS == 8 ? (MMA_G == 3 ? 2 : 3) : 32 / MMA_WARPS)
 #define STEP_ROWS 32
 // A staged row: image columns x0 - 32 .. x0 + MMA_OUT_COLS + 47 (13, 21 or 37 pieces of 16
 // bytes), a piece more apart: 56, 88 or 152 words, 24 mod 32, so that each half warp's 4 rows x
@@ -213,16 +213,6 @@ __host__ __device__ constexpr bool band_y_reaches(int half, int d, int r_max, bo
     return (upper ? 16 : 0) <= 2 * r_max + 15 + 16 * half - 32 * d && 16 * half - 32 * d <= (upper ? 31 : 15);
 }
 
-// The row of H (0 .. 31 within its group) that k of a pass-2 B operand reads: a thread's
-// registers hold rows 2t, 2t + 1 of each 8 (pass 1's C layout), taken as k = 4t .. 4t + 3 (rows
-// 2t, 2t + 1, 8 + 2t, 9 + 2t) and k = 16 + 4t .. (the same + 16).
-__device__ __forceinline__ int mma_k_row(int k)
-{
-    const int a = k & 3;
-    const int t = (k >> 2) & 3;
-    return (k & 16) + 8 * (a >> 1) + 2 * t + (a & 1);
-}
-
 // One uint4 of an A operand (16 x 32 u8), lane `lane`: byte b of register i is element (row g +
 // 8 (i & 1), k 4t + 16 (i >> 1) + b), `weight(row, k)` (0 .. 255).
 template <typename Weight>
@@ -241,6 +231,17 @@ __device__ __forceinline__ uint4 band_fragment(int lane, Weight weight)
         reg[i] = word;
     }
     return make_uint4(reg[0], reg[1], reg[2], reg[3]);
+}
+
+// A register of a band matrix's ones from compares: bytes in(v), in(v + O1), in(v + O2), in(v +
+// O3), in(x) = 0 <= x <= span. Built so, a fragment costs about 13 instructions a register where
+// band_fragment's general weights cost about 60; the walk builds KH + 1 of them a thread before
+// its first step, which at 4096^2 (strips of 9 steps) was a tenth of the kernel's instructions.
+template <int O1, int O2, int O3>
+__device__ __forceinline__ unsigned int window_word(int v, unsigned int span)
+{
+    return ((unsigned int)v <= span ? 1u : 0u) | ((unsigned int)(v + O1) <= span ? 0x100u : 0u)
+           | ((unsigned int)(v + O2) <= span ? 0x10000u : 0u) | ((unsigned int)(v + O3) <= span ? 0x1000000u : 0u);
 }
 
 // A thread's share of every group's copies, fixed from step to step: pieces t and t +
@@ -324,19 +325,22 @@ __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
     }
 }
 
-// Band_y[half][d]: output row 16 half + i of a block against row mma_k_row(k) of its d-th
-// group: ones where that input row is in the output row's window (read after the walk's first
-// barrier).
+// Band_y[half][d]: output row 16 half + i of a block against the row of its d-th group that k of
+// a pass-2 B operand reads: ones where that input row is in the output row's window (read after
+// the walk's first barrier). A thread's registers hold H at rows 2t, 2t + 1 of each 8 (pass 1's C
+// layout), taken as k = 4t .. 4t + 3 (rows 2t, 2t + 1, 8 + 2t, 9 + 2t) and k = 16 + 4t .. (the same
+// + 16). So register i of lane (g, t) holds output rows g + 8 (i & 1) against input rows 16 (i >> 1)
+// + 2t + (0, 1, 8, 9)[b]: gaps u + (0, -8, 16, 8)[i] + (0, 1, 8, 9)[b], u = 32d - 16 half + 2t - g.
 __device__ __forceinline__ void fill_band_y(uint4* band_y, int r)
 {
     const int lane = threadIdx.x & 31;
+    const unsigned int span = 2u * (unsigned int)r;
     for (int e = threadIdx.x; e < BAND_Y_UINT4; e += MMA_THREADS) {
         const int half = e / (MAX_GROUPS * 32);
         const int d = (e / 32) % MAX_GROUPS;
-        band_y[e] = band_fragment(lane, [&](int i, int k) {
-            const int gap = 32 * d + mma_k_row(k) - (16 * half + i);
-            return gap >= 0 && gap <= 2 * r ? 1 : 0;
-        });
+        const int u = 32 * d - 16 * half + 2 * (lane & 3) - (lane >> 2);
+        band_y[e] = make_uint4(window_word<1, 8, 9>(u, span), window_word<1, 8, 9>(u - 8, span),
+                               window_word<1, 8, 9>(u + 16, span), window_word<1, 8, 9>(u + 8, span));
     }
 }
 
@@ -377,9 +381,24 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     // last step takes k = 4t .. at step columns 4t .. (one 4-byte load).
     const int slab_x0 = w.x0 + SLAB * warp;
     uint4 band_x[KH];
+    // A slab whose pass 1 reads no column outside the image nor at its edge (all but the image's
+    // first and last few) takes ones within the window, from compares: register i of lane (g, t)
+    // holds slab row g + 8 (i & 1) against step columns 8t + 4 (i >> 1) + b (half-K: 4t + 16 (i >>
+    // 1) + b), at gaps v + b from the window's first column.
+    const bool interior = slab_x0 - w.r8 >= 1 && slab_x0 + 32 * KH - w.r8 <= w.width - 1;
 #pragma unroll
     for (int s = 0; s < KH; ++s) {
         const bool half_k = s == KH - 1 && !MMA_LAST_STEP_UPPER;
+        if (interior) {
+            unsigned int reg[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int column = half_k ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
+                reg[i] = window_word<1, 2, 3>(32 * s + column - w.r8 - (g + 8 * (i & 1)) + w.r, 2u * (unsigned int)w.r);
+            }
+            band_x[s] = make_uint4(reg[0], reg[1], reg[2], reg[3]);
+            continue;
+        }
         band_x[s] = band_fragment(lane, [&](int i, int k) {
             const int step_column = half_k ? k : 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
             const int c = slab_x0 + 32 * s + step_column - w.r8;

@@ -115,19 +115,11 @@ inline void store_stream_u32x4(__global uint4* p, uint4 v) {
                  : "memory");
 }
 
-// The row of H (0 .. 31 within its group) that k of a pass-2 B operand reads (the twin's
-// mma_k_row).
-inline int mma_k_row(int k) {
-    const int a = k & 3;
-    const int t = (k >> 2) & 3;
-    return (k & 16) + 8 * (a >> 1) + 2 * t + (a & 1);
-}
-
-// Band_y[part][d]: output row 16 part + i of a block against row mma_k_row(k) of its d-th group, 1
-// where that input row is in the output row's window.
-inline uint band_y_weight(int row, int k, int part, int d, int r) {
-    const int gap = 32 * d + mma_k_row(k) - (16 * part + row);
-    return gap >= 0 && gap <= 2 * r;
+// A register of a band matrix's ones from compares: bytes in(v), in(v + o1), in(v + o2), in(v +
+// o3), in(x) = 0 <= x <= span (the twin's window_word, which says why).
+inline uint window_word(int v, uint span, int o1, int o2, int o3) {
+    return ((uint)v <= span ? 1u : 0u) | ((uint)(v + o1) <= span ? 0x100u : 0u) | ((uint)(v + o2) <= span ? 0x10000u : 0u)
+           | ((uint)(v + o3) <= span ? 0x1000000u : 0u);
 }
 
 // Band_x[s]: slab column `row` against image column c at k of step s (slab column 32 s +
@@ -146,10 +138,9 @@ inline uint band_x_weight(int row, int k, int s, int slab_x0, int r, int ra, int
     return max(0, hi - lo + 1);
 }
 
-// One uint4 of an A operand (16 x 32 u8), lane `lane`: byte b of register i is element (row g +
-// 8 (i & 1), k 4t + 16 (i >> 1) + b) of Band_x[index] (`across`) or Band_y[part][index] (the
-// twin passes the weight as a lambda; OpenCL C has none).
-inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_x0, int r, int ra, int width) {
+// One uint4 of Band_x[index] (an A operand, 16 x 32 u8) by the general weights, lane `lane`: byte
+// b of register i is element (row g + 8 (i & 1), k 4t + 16 (i >> 1) + b).
+inline uint4 band_x_fragment(int lane, int index, int slab_x0, int r, int ra, int width) {
     const int g = lane >> 2;
     const int t = lane & 3;
     uint reg[4];
@@ -158,11 +149,7 @@ inline uint4 band_fragment(int lane, bool across, int index, int part, int slab_
         uint word = 0;
 #pragma unroll
         for (int b = 0; b < 4; ++b) {
-            const int row = g + 8 * (i & 1);
-            const int k = 4 * t + 16 * (i >> 1) + b;
-            const uint weight = across ? band_x_weight(row, k, index, slab_x0, r, ra, width)
-                                       : band_y_weight(row, k, part, index, r);
-            word |= weight << (8 * b);
+            word |= band_x_weight(g + 8 * (i & 1), 4 * t + 16 * (i >> 1) + b, index, slab_x0, r, ra, width) << (8 * b);
         }
         reg[i] = word;
     }
@@ -253,14 +240,34 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     }
 
     // The band matrices, while the first groups' copies are under way (the twin says why).
+    // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
+    // band_x say which gaps); slabs at the image's edges by the general weights.
+    const uint span = 2u * (uint)r;
     for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        band_y[e] = band_fragment(lane, false, (e / 32) % MAX_GROUPS, e / (MAX_GROUPS * 32), 0, r, ra, width);
+        const int part = e / (MAX_GROUPS * 32);
+        const int d = (e / 32) % MAX_GROUPS;
+        const int u = 32 * d - 16 * part + 2 * tg - g;
+        band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
+                            window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
     }
     const int slab_x0 = x0 + SLAB * warp;
+    const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
     uint4 band_x[MMA_KH];
 #pragma unroll
     for (int s = 0; s < MMA_KH; ++s) {
-        band_x[s] = band_fragment(lane, true, s, 0, slab_x0, r, ra, width);
+        const bool half_k = MMA_LAST_STEP_HALF && s == MMA_KH - 1;
+        const bool in_order = half_k || !MMA_PAIRED;
+        if (interior) {
+            uint reg[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int column = in_order ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
+                reg[i] = window_word(32 * s + column - ra - (g + 8 * (i & 1)) + r, span, 1, 2, 3);
+            }
+            band_x[s] = (uint4)(reg[0], reg[1], reg[2], reg[3]);
+        } else {
+            band_x[s] = band_x_fragment(lane, s, slab_x0, r, ra, width);
+        }
     }
 
     const int slab_col = IN_HALO + SLAB * warp - ra;

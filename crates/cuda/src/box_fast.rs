@@ -48,10 +48,11 @@ const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
 const MMA_COLUMNS: [usize; 3] = [128, 256, 512];
-/// Warps of the tensor-core form an SM holds (its __launch_bounds__: 32 warps at 64 registers, 24
-/// at three groups of input rows): what the default form's rule counts strips by before any module
-/// is compiled (the launch's own strips come from the compiled kernel's occupancy).
-const MMA_WARPS_PER_SM: usize = 32;
+/// Warps of the tensor-core form an SM holds at G = 3 (its __launch_bounds__: two blocks of 8
+/// warps), the only shape whose default the strips decide: what the default form's rule counts
+/// strips by before any module is compiled (the launch's own strips come from the compiled
+/// kernel's occupancy).
+const MMA_WARPS_PER_SM: usize = 16;
 
 /// Threads of a tensor-core block of `columns` output columns: a warp a slab of 16.
 fn mma_threads(columns: usize) -> u32 {

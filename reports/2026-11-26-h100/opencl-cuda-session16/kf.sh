@@ -1,9 +1,9 @@
 #!/bin/bash
-# Session 16's final run (call 151): the u8 box filter's tensor-core form with the older groups' H operands in
-# registers, the band matrices built after the first copies and the walk unrolled (CUDA and OpenCL), three blocks
-# an SM at G = 3 (CUDA): the CUDA and OpenCL box tests (OpenCL on one thread: NVIDIA's OpenCL and the machine's
-# PoCL 5.0), scenarios/opencl-cuda.yaml on NVIDIA's OpenCL and CUDA (cuFFT beside), then the box selftest of both
-# GPU backends, all on one binary.
+# Session 16's final run (call 155): the u8 box filter's tensor-core form with the older groups' H operands in
+# registers, the band matrices built after the first copies and from compares, the walk unrolled (CUDA and OpenCL),
+# three blocks an SM, two at G = 3 (CUDA): the CUDA and OpenCL box tests (OpenCL on one thread: NVIDIA's OpenCL and
+# the machine's PoCL 5.0), scenarios/opencl-cuda.yaml on NVIDIA's OpenCL and CUDA (cuFFT beside), then the box
+# selftest of both GPU backends, all on one binary.
 cd "$(dirname "$0")/../.." || exit 1
 S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
 R=/tmp/res; rm -rf $R; mkdir -p $R
