@@ -78,6 +78,13 @@
 // window, call-145: its shared loads and stores, a wavefront each, cost more than the products
 // they replace), Band_y from a few registers built once (10-17% slower, call-146: each product's
 // A operand then moved into place register by register).
+// Session 17 (call-159 .. call-167): half-K pass-2 products at the shape (3, 2) too, now that two
+// blocks an SM leave it 128 registers (3%), and pass 2 by column sums at (3, 3) (2-3%): 8K m = 45
+// / 63 0.0346 / 0.0378 -> 0.0336 / 0.0369 ms, 4096^2 0.0174 / 0.0193 -> 0.0169 / 0.0189 (68 / 62%
+// and 68 / 61% of the copy bandwidth). Tried and slower: three blocks an SM at (3, 2) (16 bytes
+// of spills), the G = 3 walk unrolled 2 or 3 times, blocks of 192 columns (80 registers: spills
+// at G = 3). Nsight Compute at m = 45 (call-166): 176 instructions a warp step, of them 28
+// products, 32 for the means, 24 byte permutes, 17 shared loads, 12 moves; issue 42% busy.
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -107,12 +114,29 @@
 #define MMA_R_MAX (MMA_KH == 2 ? 24 : 31)
 #endif
 // Where Band_y reaches one half of a group's rows only, pass 2 multiplies that half alone (a
-// half-K product, band_y_reaches), but for the shape (3, 2), where those took 8 bytes of spills at
-// 64 registers:
-// H100 kernel ms, half-K / full products (call-127): 8K m = 5 / 31 / 45 / 63 0.0323 / 0.0362 /
-// 0.0438 / 0.0458 against 0.0326 / 0.0370 / 0.0413 / 0.0467; 4096^2 m = 9 / 33 / 45 / 63 0.0162 /
-// 0.0198 / 0.0236 / 0.0253 against 0.0166 / 0.0204 / 0.0227 / 0.0257.
-#define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
+// half-K product, band_y_reaches): H100 kernel ms, half-K / full products (call-127): 8K m = 5 /
+// 31 / 63 0.0323 / 0.0362 / 0.0458 against 0.0326 / 0.0370 / 0.0467; 4096^2 m = 9 / 33 / 63 0.0162
+// / 0.0198 / 0.0253 against 0.0166 / 0.0204 / 0.0257. At the shape (3, 2) they took 8 bytes of
+// spills at 64 registers then (m = 45 0.0438 against 0.0413); at 128 (two blocks an SM) they take
+// 100 registers and no spill: 8K m = 35 / 45 / 49 0.0347 / 0.0346 / 0.0346 -> 0.0336 / 0.0336 /
+// 0.0336, 4096^2 m = 45 0.0174 -> 0.0170 (call-163).
+// At the shape (3, 3), pass 2 by column sums (mma_walk's pass 2 says how): the 16-row tiles of H
+// that every window of an output half covers whole enter as their column sums, computed once a
+// group and shared by both halves and two blocks, which leaves each half's band products a
+// triangle (k16) and a tail of 32 rows (k32): 4 full-K products a slab half and byte instead of 5.
+// H100, kernel ms, against the band products of every group (reports/2026-11-26-h100/experiments
+// call-160 .. call-162, first run of each): 8K m = 63 0.0371 / 0.0371 / 0.0373 against 0.0380 /
+// 0.0377 / 0.0382, 4096^2 0.0192 / 0.0190 / 0.0191 against 0.0194 / 0.0193 / 0.0195. Not at (3, 2)
+// (r = 17 .. 24, one whole tile a half: as many products as the half-K band products there): at
+// 128 registers it spilled 16 bytes, with the bands from shared memory it took 120 and did not,
+// and both ran slower (8K m = 45 0.0359 and 0.0353 against 0.0345, call-161). The host may define
+// it 0 to measure the form without.
+#ifndef MMA_COLUMN_SUMS
+#define MMA_COLUMN_SUMS (MMA_G == 3 && MMA_KH == 3)
+#endif
+#if MMA_COLUMN_SUMS && (MMA_G != 3 || MMA_KH != 3)
+#error "pass 2 by column sums is for the shape (3, 3)"
+#endif
 // Whether pass 1's last step of 32 columns reaches its upper 16 for some window of the shape:
 // slab column i reads step columns i + r8 - r .. i + r8 + r, at most 15 + 2 r_max rounded (r8).
 // Where it does not ((1, 1), (2, 2), (3, 3)), that step is a half-K product (m16n8k16) and its
@@ -207,7 +231,7 @@ __device__ __forceinline__ void mma_u8_k16(unsigned int (&d)[4], unsigned int a0
 // 16 half + 15 of a block reach with windows up to 2 r_max + 1: input row k of group d lies
 // 32 d + k - 16 half - i rows below output row i, which its window covers from 0 to 2r. Pass 2
 // multiplies only where Band_y has weight: no product where neither half has (3 of 4 products
-// remain at r <= 8, 5 of 6 at r = 17 .. 24), a half-K one (m16n8k16) where one half has (MMA_HALF_K).
+// remain at r <= 8, 5 of 6 at r = 17 .. 24), a half-K one (m16n8k16) where one half has.
 __host__ __device__ constexpr bool band_y_reaches(int half, int d, int r_max, bool upper)
 {
     return (upper ? 16 : 0) <= 2 * r_max + 15 + 16 * half - 32 * d && 16 * half - 32 * d <= (upper ? 31 : 15);
@@ -372,7 +396,9 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 
     // The band matrices, while the first groups' copies are under way (built before them, their
     // few hundred instructions a thread held every block's first loads back: call-148).
+#if !MMA_COLUMN_SUMS
     fill_band_y(w.band_y, w.r);
+#endif
     // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s +
     // step_column(k) - r8): how many columns of i's window read c once clamped to the image, so 1
     // inside, the count of the window's columns beyond an edge at the edge column, 0 outside the
@@ -418,6 +444,24 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     for (int d = 0; d < (G > 1 ? G - 1 : 1); ++d) {
         history[d][0] = history[d][1] = make_uint4(0, 0, 0, 0);
     }
+
+#if MMA_COLUMN_SUMS
+    // Pass 2's band fragments, the same for both halves and every block: the triangle (input rows
+    // 16 h .. 16 h + 15 against output rows 16 h + i, k16) and the tail (from 48 + 16 h, k32), at
+    // gaps u, u - 8, u + 16, u + 8 (+ 0, 1, 8, 9) as fill_band_y's; and the column sums' A
+    // operand, ones against the lower 16 k in rows g, against the upper 16 in rows g + 8.
+    const unsigned int span_y = 2u * (unsigned int)w.r;
+    const int u0 = 2 * tg - g;
+    const unsigned int triangle_lo = window_word<1, 8, 9>(u0, span_y);
+    const unsigned int triangle_hi = window_word<1, 8, 9>(u0 - 8, span_y);
+    const int ut = 48 + u0;
+    const uint4 tail = make_uint4(window_word<1, 8, 9>(ut, span_y), window_word<1, 8, 9>(ut - 8, span_y),
+                                  window_word<1, 8, 9>(ut + 16, span_y), window_word<1, 8, 9>(ut + 8, span_y));
+    const uint4 split_ones = make_uint4(0x01010101u, 0u, 0u, 0x01010101u);
+    // The column sums of the oldest group's upper tile (rows 16 .. 31) at slab columns 8 n + 2t,
+    // + 1: from the step before, when that group was the middle one.
+    unsigned int upper_sums[2][2] = {{0, 0}, {0, 0}};
+#endif
 
     // The slab's first staged column for pass 1 (slab column -r8).
     const int slab_col = IN_HALO + SLAB * warp - w.r8;
@@ -486,6 +530,23 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             ops[G - 1][n] = make_uint4(lo[0], lo[1], hi[0], hi[1]);
         }
 
+#if MMA_COLUMN_SUMS
+        // The middle group's (j - 1) column sums a tile: [0], [1] its lower tile's (rows 0 .. 15),
+        // [2], [3] its upper's, at slab columns 8 n + 2t, + 1 (its high and low bytes' sums
+        // joined at once: apart, they took 12 registers more and spilled at 128, call-159).
+        unsigned int sums[2][4];
+#pragma unroll
+        for (int n = 0; n < 2; ++n) {
+            unsigned int hi[4] = {0, 0, 0, 0};
+            unsigned int lo[4] = {0, 0, 0, 0};
+            mma_u8(hi, split_ones, history[G - 2][n].z, history[G - 2][n].w);
+            mma_u8(lo, split_ones, history[G - 2][n].x, history[G - 2][n].y);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                sums[n][e] = hi[e] * 256u + lo[e];
+            }
+        }
+#endif
         if (j + 1 >= G) {
             // Pass 2: output block q = j - G + 1 from groups q .. j.
             const int q = j - G + 1;
@@ -497,10 +558,43 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             }
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
-                // The high and low bytes' sums in separate accumulators, so that each chain is G
-                // products long; the low ones start at the rounding's bias.
+                // The high and low bytes' sums in separate accumulators, so that each chain is
+                // short; the low ones start at the rounding's bias.
                 unsigned int vh[2][4];
                 unsigned int vl[2][4];
+#if MMA_COLUMN_SUMS
+                // By column sums: 96 input rows in tiles of 16 (tile 0: group q's lower half).
+                // Output row 16 h + i (half h, i < 16) covers input rows 16 h + i .. 16 h + i +
+                // 2r, r = 25 .. 31: of tile h the rows from i on (the triangle), tiles h + 1 and
+                // h + 2 whole, of the 32 rows from 48 + 16 h those up to 16 h + i + 2r (the tail;
+                // none beyond). The chains start at the whole tiles' sums: the oldest group's
+                // upper one's (from the step before) and the middle group's.
+#pragma unroll
+                for (int n = 0; n < 2; ++n) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int c = e & 1;
+                        // Half 0 takes tiles 1 and 2, half 1 tiles 2 and 3.
+                        const unsigned int whole = (half == 0 ? upper_sums[n][c] : sums[n][2 + c]) + sums[n][c];
+                        vh[n][e] = 0;
+                        vl[n][e] = whole + w.bias;
+                    }
+                }
+                // The triangle: the oldest group's lower (half 0) or upper half (x low bytes, z
+                // high; y, w). The tail: tiles 3 and 4 (the middle group's upper half, the newest
+                // one's lower) or 4 and 5 (the newest group).
+#pragma unroll
+                for (int n = 0; n < 2; ++n) {
+                    const uint4& oldest = ops[0][n];
+                    const uint4& middle = ops[1][n];
+                    const uint4& newest = ops[2][n];
+                    mma_u8_k16(vh[n], triangle_lo, triangle_hi, half == 0 ? oldest.z : oldest.w);
+                    mma_u8_k16(vl[n], triangle_lo, triangle_hi, half == 0 ? oldest.x : oldest.y);
+                    mma_u8(vh[n], tail, half == 0 ? middle.w : newest.z, half == 0 ? newest.z : newest.w);
+                    mma_u8(vl[n], tail, half == 0 ? middle.y : newest.x, half == 0 ? newest.x : newest.y);
+                }
+#else
+                // By band products, group by group.
 #pragma unroll
                 for (int n = 0; n < 2; ++n) {
 #pragma unroll
@@ -513,11 +607,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 for (int d = 0; d < G; ++d) {
                     const bool lower = band_y_reaches(half, d, R_MAX, false);
                     const bool upper = band_y_reaches(half, d, R_MAX, true);
-#if MMA_HALF_K
                     const bool full = lower && upper;
-#else
-                    const bool full = true;
-#endif
                     if (!lower && !upper) {
                         continue;
                     }
@@ -537,6 +627,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                         }
                     }
                 }
+#endif
                 // Means of V = 256 V_hi + V_lo (+ bias): rows 16 half + g (c0, c1) and + 8 (c2,
                 // c3), slab columns 8 n + 2t, + 1.
 #pragma unroll
@@ -552,6 +643,14 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 }
             }
         }
+#if MMA_COLUMN_SUMS
+        // The middle group's upper tile is the next block's oldest group's.
+#pragma unroll
+        for (int n = 0; n < 2; ++n) {
+            upper_sums[n][0] = sums[n][2];
+            upper_sums[n][1] = sums[n][3];
+        }
+#endif
         // Group j's operands join the history; group q's, which no later block reads, leave it.
         if (G > 1) {
 #pragma unroll

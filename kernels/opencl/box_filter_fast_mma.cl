@@ -9,9 +9,10 @@
 // takes inline PTX: mma, cp.async, prmt, the streaming store); the host refuses it elsewhere.
 // Differences from the twin: `half` is an OpenCL type, so the output rows' halves are `part`;
 // G (groups an output block) and KH (32-column steps of pass 1) are the host's defines MMA_G and
-// MMA_KH, not template arguments; pass 1's 8-byte loads at G = 3 only (MMA_PAIRED); local memory
-// is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (30.5 KiB at G <= 2, 32 KiB
-// at G = 3, with output tiles of unpadded rows: OUT_PIECE); the older groups' H operands stay in
+// MMA_KH, not template arguments; pass 1's 8-byte loads at the shape (3, 3) only (MMA_PAIRED);
+// pass 2 by band products at every shape (the twin's column sums at (3, 3) ran level here); local
+// memory is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (30.5 KiB, 32 KiB at
+// (3, 3), with output tiles of unpadded rows: OUT_PIECE); the older groups' H operands stay in
 // registers, as in the twin.
 //
 // Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
@@ -36,23 +37,27 @@
 #else
 #define MMA_R_MAX (MMA_KH == 2 ? 24 : 31)
 #endif
-// Half-K products where Band_y reaches one half alone, but for the shape (3, 2) (the twin's
-// MMA_HALF_K says why).
-#define MMA_HALF_K (MMA_G != 3 || MMA_KH != 2)
-// Whether pass 1's last step of 32 columns reaches its upper 16 (the twin says why), and whether
-// it is a half-K product where it does not: not at the shape (3, 3), where NVIDIA's compiler (94
-// registers) ran it slower (8K m = 63 0.0501 -> 0.0517 ms, reports/2026-11-26-h100/experiments/
-// call-132) while CUDA's twin gained (0.0465 -> 0.0448).
+// Half-K products where Band_y reaches one half alone, as in the twin; at the shape (3, 2) too
+// since session 17 (8K m = 35 / 45 / 49 0.0408 / 0.0409 / 0.0412 -> 0.0395 / 0.0397 / 0.0400 ms,
+// 4096^2 m = 45 0.0216 -> 0.0210, reports/2026-11-26-h100/experiments/call-163). The twin's pass 2
+// by column sums at (3, 3) ran level here (8K m = 63 0.0433 against 0.0436, call-162): not taken.
+// Whether pass 1's last step of 32 columns reaches its upper 16 (the twin says why); where it does
+// not, that step is a half-K product, as in the twin. At the shape (3, 3) NVIDIA's compiler ran the
+// half-K step slower in session 15 (94 registers, 8K m = 63 0.0501 -> 0.0517 ms, reports/
+// 2026-11-26-h100/experiments/call-132), faster since the older groups' operands stay in registers
+// (99 -> 105 registers; 8K m = 63 0.0436 -> 0.0424, 4096^2 0.0224 -> 0.0219, call-162).
 // Pass 1 reads a full step's two B words as one 8-byte load (k in the twin's permuted order, from
 // slab column -r rounded up to 8) where NVIDIA's compiler ran that faster: at G = 3 (8K m = 45 /
 // 63 0.0449 / 0.0501 -> 0.0438 / 0.0493 ms), not at G = 2 (8K m = 5 / 31 0.0337 / 0.0368 -> 0.0348
 // / 0.0376; two 4-byte loads, from r rounded up to 4: 0.0332 / 0.0365; reports/2026-11-26-h100/
-// experiments/call-141).
-#define MMA_PAIRED (MMA_G == 3)
+// experiments/call-141). Since the half-K products at (3, 2) (session 17), two 4-byte loads run
+// faster there too (8K m = 35 / 45 / 49 0.0399 / 0.0404 / 0.0406 -> 0.0392 / 0.0394 / 0.0396,
+// call-169): the 8-byte loads at (3, 3) only.
+#define MMA_PAIRED (MMA_G == 3 && MMA_KH == 3)
 #define MMA_ALIGN (MMA_PAIRED ? 8 : 4)
 #define MMA_RA_MAX ((MMA_R_MAX + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN)
 #define MMA_LAST_STEP_UPPER (15 + MMA_RA_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
-#define MMA_LAST_STEP_HALF (!MMA_LAST_STEP_UPPER && (MMA_G != 3 || MMA_KH != 3))
+#define MMA_LAST_STEP_HALF (!MMA_LAST_STEP_UPPER)
 #define BAND_Y_REACHES(part, d, upper) \
     ((upper ? 16 : 0) <= 2 * MMA_R_MAX + 15 + 16 * (part) - 32 * (d) && 16 * (part) - 32 * (d) <= (upper ? 31 : 15))
 
@@ -370,11 +375,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 for (int d = 0; d < MMA_G; ++d) {
                     const bool lower = BAND_Y_REACHES(part, d, false);
                     const bool upper = BAND_Y_REACHES(part, d, true);
-#if MMA_HALF_K
                     const bool full = lower && upper;
-#else
-                    const bool full = true;
-#endif
                     if (!lower && !upper) {
                         continue;
                     }

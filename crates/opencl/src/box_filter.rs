@@ -230,7 +230,8 @@ const MMA_ITEMS: usize = 256;
 /// kernel's reqd_work_group_size overrides the cap (without it, 64 registers spilled 4 to 52 bytes
 /// and ran slower at every window, reports/2026-11-26-h100/experiments/call-131), and it takes 69 /
 /// 76 / 80 / 94 registers for the shapes (2, 1) / (2, 2) / (3, 2) / (3, 3) (`call-129`,
-/// `build-mma-*.txt`): 3 groups of 256, and 2 at (3, 3), not the twin's 4. Strips sized for more
+/// `build-mma-*.txt`; 76 and 105 at (3, 2) and (3, 3) in session 17, `call-163`): 3 groups of 256,
+/// and 2 at (3, 3), not the twin's 4. Strips sized for more
 /// made more waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
 /// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips
 /// (2 groups) / 12 (3) / 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Session 17's final run (call 170): the u8 box filter's tensor-core form with half-K pass-2 products at every shape,
+# pass 2 by column sums at (3, 3) (CUDA), pass 1's last step half-K at (3, 3) and its 8-byte loads there only
+# (OpenCL): the CUDA and OpenCL box tests (OpenCL on one thread: NVIDIA's OpenCL and the machine's PoCL 5.0),
+# scenarios/opencl-cuda.yaml on NVIDIA's OpenCL and CUDA (cuFFT beside; the box filter now at m = 45 too), then the
+# box selftest of both GPU backends, all on one binary (the committed kernels; call 167 ran this session's first
+# final run).
+cd "$(dirname "$0")/../.." || exit 1
+S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
+R=/tmp/res; rm -rf $R; mkdir -p $R
+nvidia-smi -L > $R/gpu.txt 2>&1; cat $R/gpu.txt
+cp .gpu/me/kf.sh $R/
+DSPBENCH_REQUIRE=cuda timeout 120 $S/cuda_tests --test-threads=2 box > $R/cuda-tests-box.txt 2>&1; echo "cuda tests box rc=$?"; grep -E "test result|panicked" $R/cuda-tests-box.txt | head -3
+DSPBENCH_REQUIRE=opencl timeout 100 $S/opencl_tests --test-threads=1 box > $R/opencl-tests-box.txt 2>&1; echo "opencl tests box rc=$?"; grep -E "test result|panicked|Assertion" $R/opencl-tests-box.txt | head -3
+T0=$(date +%s)
+DSPBENCH_REQUIRE=cuda,opencl timeout 360 $S/dspbench run scenarios/opencl-cuda.yaml --device opencl=NVIDIA --machine h100 --out $R/opencl-cuda > $R/run.log 2>&1
+echo "final run rc=$? in $(( $(date +%s) - T0 )) s"; tail -1 $R/run.log
+python3 scripts/opencl-cuda-ratios.py $R/opencl-cuda 2>&1 | grep -E '^[45] ' | cut -c1-220
+DSPBENCH_REQUIRE=cuda,opencl timeout 110 $S/dspbench selftest --backends cuda,opencl --filter box-filter > $R/selftest-box.txt 2>&1; echo "selftest box rc=$?"; tail -n 1 $R/selftest-box.txt
+rm -rf $R/*/plots $R/*/report.html
+tar czf $OUT/results.tar.gz -C $R .
