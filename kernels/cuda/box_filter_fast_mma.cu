@@ -11,8 +11,9 @@
 // (a warp: a slab of 16; or 512 / 1024 threads and 256 / 512 columns, tunable `mma_columns`) and
 // walks a strip of rows in steps of STEP_ROWS = 32 image rows:
 //  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 175 into a buffer
-//    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies);
-//    rows are clamped as copied. Pieces left or right of the image are not copied (filling
+//    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies; or
+//    at G <= 2 on sm_90 the copy engine, three steps ahead: MMA_TMA_LOADS); rows are clamped as
+//    copied. Pieces left or right of the image are not copied (filling
 //    them with the edge byte, a load and a store, held the edge blocks and so the one-wave grid
 //    at twice the time, call-85): the band matrix gives their columns no weight and gives the
 //    image's edge column the weight of the window's columns beyond it. Nor are pieces beyond the
@@ -43,7 +44,7 @@
 //    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two
 //    bytes a thread and row to a staged tile of the block's 32 x 128 outputs, which leaves at the
 //    start of the next step as whole rows (16-byte streaming stores).
-// Three blocks an SM, two at G = 3 (MMA_BLOCKS_PER_SM); 33 KiB of shared memory. Measured on an H100 (reports/2026-11-26-h100/experiments
+// Three blocks an SM, two at G = 3 (MMA_BLOCKS_PER_SM); 33 to 40 KiB of shared memory. Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
 // bandwidth); 4096 x 4096 m = 9 / 33 / 63: 0.0174 / 0.0199 / 0.0277 (the word form 0.0212 / 0.0243 /
@@ -85,14 +86,20 @@
 // of spills), the G = 3 walk unrolled 2 or 3 times, blocks of 192 columns (80 registers: spills
 // at G = 3). Nsight Compute at m = 45 (call-166): 176 instructions a warp step, of them 28
 // products, 32 for the means, 24 byte permutes, 17 shared loads, 12 moves; issue 42% busy.
+// Session 18 (call-171 .. call-180): at G <= 2 the copy engine stages the groups and stores the
+// tiles (MMA_TMA_LOADS, MMA_TMA_STORES): 8K m = 5 / 31 0.0291 / 0.0312 -> 0.0283 / 0.0292 ms,
+// 4096^2 m = 9 / 33 0.0140 / 0.0162 -> 0.0126 / 0.0151 (call-176; the final run's figures are in
+// docs/findings.md).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
 //
-// Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
+// Entry:   box_filter_fast_mma_u8(in, width, height, window, out, in_map, out_map): the maps
+//          (read on sm_90 and later at 128 columns) are `in` in boxes of 224 x 32 bytes and `out`
+//          in boxes of 128 x 32 with the 128-byte swizzle (crates/cuda/src/box_fast.rs).
 // Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count),
-//          MMA_SHARED_BYTES of dynamic shared memory; width a multiple of 16, window <= 63,
-//          sm_80 and later.
+//          MMA_SHARED_BYTES of dynamic shared memory (or more); width a multiple of 16, window
+//          <= 63, sm_80 and later.
 // Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below).
 
 #include "image_common.cuh"
@@ -171,7 +178,43 @@
 #define IN_HALO 32
 #define IN_PIECES ((MMA_OUT_COLS + 80) / 16)
 #define IN_PITCH (16 * IN_PIECES + 16)
+// Staging by the copy engine (TMA, sm_90 on, blocks of 128 columns) at G <= 2: a group's 32 rows
+// x 224 columns arrive as one tensor copy (one thread issues it; a transaction barrier an input
+// buffer counts its bytes; columns outside the image arrive as zeros, which Band_x does not
+// weigh), groups that reach above or below the image as a bulk copy a row (clamped), and an output
+// tile leaves as one tensor store, where cp.async moved 16 bytes a thread and piece and every
+// thread stored a piece of the tile: the copies' and stores' address arithmetic, about 25 of a
+// warp's 176 instructions a step (call-166), leaves the warps. H100, kernel ms, against cp.async in
+// the same rounds (reports/2026-11-26-h100/experiments call-176): 8K m = 5 / 17 / 31 0.0291 /
+// 0.0292 / 0.0312 -> 0.0283 / 0.0284 / 0.0292, 4096^2 m = 9 / 33 0.0140 / 0.0162 -> 0.0126 /
+// 0.0151. Most of it is the loads' (stores alone by the engine ran slower, 8K m = 5 0.0319,
+// call-174). Not at G = 3: its loads by the engine ran faster on 8K (m = 45 / 63 0.0335 / 0.0371
+// -> 0.0324 / 0.0356) and slower on 4096^2 (0.0169 / 0.0189 -> 0.0179 / 0.0199), and on every
+// image of 4096 rows whatever its width (call-180) and 8K in 8 or 16 strips (call-178); stores too
+// were slower still. Nor a row at a time for every group (cp.async.bulk, 32 copies of 208 bytes
+// and 32 stores of 128 a step: 1.4 to 2 times slower, call-171: the engine takes many small
+// copies slowly). The host may define either 0 to measure the form without.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && MMA_OUT_COLS == 128
+#define MMA_TMA_ARCH 1
+#else
+#define MMA_TMA_ARCH 0
+#endif
+#ifndef MMA_TMA_LOADS
+#define MMA_TMA_LOADS (MMA_TMA_ARCH && MMA_G <= 2)
+#endif
+#ifndef MMA_TMA_STORES
+#define MMA_TMA_STORES (MMA_TMA_ARCH && MMA_G <= 2)
+#endif
+// Input buffers: groups ahead of the one a step works on, plus one. The copy engine's copies keep
+// three groups ahead, not two (4096^2 m = 9 0.0130 -> 0.0126 ms, call-176); cp.async's ran slower
+// so (8K m = 5 0.0291 -> 0.0301, call-179).
+#ifndef IN_BUFS
+#if MMA_TMA_LOADS
+#define IN_BUFS 4
+#else
 #define IN_BUFS 3
+#endif
+#endif
 // Groups copied ahead of the one a step works on, less one: the copies a step may leave pending.
 #define IN_AHEAD (IN_BUFS - 2)
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
@@ -190,8 +233,33 @@ static_assert(STEP_ROWS * OUT_PIECES == MMA_THREADS, "one output piece a thread"
 // uint4). Each warp's Band_x, which depends on its slab's place at the image's edges, and the
 // older groups' H operands stay in its registers.
 #define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
+// And the input buffers' transaction barriers (MMA_TMA_LOADS), 8 bytes each.
+#define BARRIER_BYTES 32
+static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // The host mirrors this in crates/cuda/src/box_fast.rs.
-#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4)
+#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4 + BARRIER_BYTES)
+
+// The threads that issue a step's copies (the edge groups': its warp) and its store.
+#define LOAD_WARP 0
+#define STORE_THREAD (MMA_THREADS - 32)
+// The copy engine's layout: output tiles of 32 x 128 bytes first (1024-byte aligned, 128-byte
+// swizzle: 16-byte chunk c of row y at chunk c ^ (y % 8), so that a warp's 2-byte stores to 8 rows
+// fall on 8 bank groups), then the input buffers (a tensor copy's rows 224 bytes apart, IN_PITCH
+// at 128 columns), Band_y and the barriers.
+#define TMA_TILE_BYTES (STEP_ROWS * 128)
+#define TMA_IN_BUFS (2 * TMA_TILE_BYTES)
+#define TMA_BAND_Y (TMA_IN_BUFS + IN_BUFS * IN_BYTES)
+#define TMA_BARRIERS (TMA_BAND_Y + 16 * BAND_Y_UINT4)
+#if MMA_TMA_LOADS || MMA_TMA_STORES
+static_assert(MMA_OUT_COLS == 128 && IN_PITCH == 224, "the tensor copies' boxes are 224 x 32 and 128 x 32 bytes");
+static_assert(TMA_BARRIERS + BARRIER_BYTES <= MMA_SHARED_BYTES, "the copy engine's layout fits the shared memory");
+#endif
+
+// A tensor map (CUtensorMap, encoded by the host: crates/cuda/src/tensor_map.rs), taken as a
+// __grid_constant__ parameter.
+struct __align__(64) TensorMap {
+    unsigned long long opaque[16];
+};
 
 __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global)
 {
@@ -200,6 +268,77 @@ __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global
 }
 
 __device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+__device__ __forceinline__ unsigned int shared_address(const void* p)
+{
+    return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+// A barrier that one arrival and `bytes` of bulk copies complete (one phase a use of its buffer).
+__device__ __forceinline__ void barrier_init(unsigned long long* bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
+}
+
+// Makes the barriers' initialisation visible to the copy engine (then a __syncthreads to the block).
+__device__ __forceinline__ void barrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+
+// The arrival of a buffer's use, expecting `bytes` of copies into it.
+__device__ __forceinline__ void barrier_expect(unsigned long long* bar, unsigned int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
+}
+
+// Waits for the barrier's phase of parity `parity` (its uses 0, 2, 4, .. or 1, 3, 5, ..) to complete.
+__device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned int parity)
+{
+    unsigned int done = 0;
+    while (!done) {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"(shared_address(bar)), "r"(parity)
+                     : "memory");
+    }
+}
+
+// Copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared memory,
+// counted on `bar`.
+__device__ __forceinline__ void bulk_load(void* shared, const void* global, unsigned int bytes, unsigned long long* bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     shared_address(shared)),
+                 "l"(global), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+
+// Copies the box at image column x, row y of `map` to shared memory, counted on `bar`.
+__device__ __forceinline__ void tensor_load(void* shared, const TensorMap& map, int x, int y, unsigned long long* bar)
+{
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+            shared_address(shared)),
+        "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(shared_address(bar))
+        : "memory");
+}
+
+// Stores shared memory to the box at image column x, row y of `map` (a bulk group of its own;
+// the parts beyond the image are not written).
+__device__ __forceinline__ void tensor_store(const TensorMap& map, int x, int y, const void* shared)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\ncp.async.bulk.commit_group;" ::"l"(
+                     reinterpret_cast<unsigned long long>(&map)),
+                 "r"(x), "r"(y), "r"(shared_address(shared))
+                 : "memory");
+}
+
+// Waits until this thread's bulk stores have read their shared memory.
+__device__ __forceinline__ void bulk_stores_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+
+// Waits until this thread's bulk stores are done.
+__device__ __forceinline__ void bulk_stores_done() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+// Orders this thread's shared-memory stores before the copy engine's reads of them.
+__device__ __forceinline__ void fence_for_bulk() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
@@ -316,6 +455,33 @@ __device__ __forceinline__ void stage_group(const StageCopies& c, unsigned char*
     }
 }
 
+// An edge group's bulk copies (MMA_TMA_LOADS): the same columns of every row, those inside the image
+// and within the window's reach of the block's columns, as stage_copies' pieces.
+struct BulkRows {
+    int col;             // the first image column
+    unsigned int bytes;  // a row's
+};
+
+__device__ __forceinline__ BulkRows bulk_rows(int x0, int width, int r)
+{
+    const int first = max(x0 - r, 0) & ~15;
+    const int end = (min(x0 + MMA_OUT_COLS + r, width) + 15) & ~15;
+    return BulkRows{first, (unsigned int)(end - first)};
+}
+
+// Starts copying a group's staged rows as stage_group, a row a lane of the calling warp; its lane 0
+// arrives on the buffer's barrier expecting the 32 rows.
+__device__ __forceinline__ void stage_group_bulk(const BulkRows& b, unsigned char* buf, unsigned long long* bar,
+                                                 const unsigned char* in, int width, int height, int first_row, int x0)
+{
+    const int lane = threadIdx.x & 31;
+    if (lane == 0) {
+        barrier_expect(bar, STEP_ROWS * b.bytes);
+    }
+    const int y = min(max(first_row + lane, 0), height - 1);
+    bulk_load(buf + (lane * IN_PITCH + b.col - x0 + IN_HALO), in + ((size_t)(unsigned int)(y * width) + b.col), b.bytes, bar);
+}
+
 // What a block's walk down its strip needs.
 struct MmaWalk {
     const unsigned char* in;
@@ -332,12 +498,39 @@ struct MmaWalk {
     unsigned char* in_bufs;
     unsigned char* out_tiles;
     uint4* band_y;
+    unsigned long long* barriers;  // one an input buffer
+    const TensorMap* in_map;       // boxes of 224 x 32 bytes
+    const TensorMap* out_map;      // boxes of 128 x 32 bytes, 128-byte swizzle
 };
 
+// Starts copying input group j (image rows y0 - r + 32 j ..) into its buffer: one tensor copy where
+// its rows lie inside the image, else a bulk copy a row, clamped. Called by LOAD_WARP.
+__device__ __forceinline__ void stage_group_tma(const MmaWalk& w, const BulkRows& b, int j)
+{
+    const int first_row = w.y0 - w.r + STEP_ROWS * j;
+    const int buf = j % IN_BUFS;
+    unsigned char* to = w.in_bufs + buf * IN_BYTES;
+    if (first_row >= 0 && first_row + STEP_ROWS <= w.height) {
+        if ((threadIdx.x & 31) == 0) {
+            barrier_expect(w.barriers + buf, IN_BYTES);
+            tensor_load(to, *w.in_map, w.x0 - IN_HALO, first_row, w.barriers + buf);
+        }
+    } else {
+        stage_group_bulk(b, to, w.barriers + buf, w.in, w.width, w.height, first_row, w.x0);
+    }
+}
+
 // The block's output tile of block q leaves as whole rows (every thread a 16-byte piece: row t /
-// OUT_PIECES, piece t % OUT_PIECES).
+// OUT_PIECES, piece t % OUT_PIECES), or as one tensor store.
 __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
 {
+#if MMA_TMA_STORES
+    // One tensor store, rows and columns beyond the image left out (strips are whole blocks but
+    // the last).
+    if (threadIdx.x == STORE_THREAD) {
+        tensor_store(*w.out_map, w.x0, w.y0 + STEP_ROWS * q, w.out_tiles + (q & 1) * TMA_TILE_BYTES);
+    }
+#else
     const int t = threadIdx.x;
     const int row = t / OUT_PIECES;
     const int piece = t % OUT_PIECES;
@@ -347,6 +540,7 @@ __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
         const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * piece);
         __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)(y * w.width) + c)), v);
     }
+#endif
 }
 
 // Band_y[half][d]: output row 16 half + i of a block against the row of its d-th group that k of
@@ -383,15 +577,35 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const int tg = lane & 3;
     const int blocks_out = (w.y_end - w.y0 + STEP_ROWS - 1) / STEP_ROWS;
     const int steps = blocks_out + G - 1;
+#if MMA_TMA_LOADS
+    const BulkRows bulk = bulk_rows(w.x0, w.width, w.r);
+    if (t == 0) {
+#pragma unroll
+        for (int b = 0; b < IN_BUFS; ++b) {
+            barrier_init(w.barriers + b);
+        }
+        barrier_init_fence();
+    }
+    __syncthreads();
+    // The parity of each buffer's next use, a bit a buffer.
+    unsigned int parities = 0;
+#else
     const StageCopies copies = stage_copies(w.x0, w.width, w.r);
+#endif
 
     // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
+#if MMA_TMA_LOADS
+        if (j < steps && warp == LOAD_WARP) {
+            stage_group_tma(w, bulk, j);
+        }
+#else
         if (j < steps) {
             stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j, w.x0);
         }
         mma_cp_async_commit();
+#endif
     }
 
     // The band matrices, while the first groups' copies are under way (built before them, their
@@ -472,25 +686,43 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     // 0.0418 (6 times); 4096^2 m = 9 / 33 0.0148 / 0.0175 against 0.0155 / 0.0181, m = 45 / 63
     // 0.0197 / 0.0221 against 0.0209 / 0.0229. Six times at G <= 2 spilled (8 bytes) and ran 1-3%
     // slower than three; three times at G = 3 spilled 24 bytes.
-#if MMA_G == 3
+#if IN_BUFS == 4
+#pragma unroll 4
+#elif MMA_G == 3
 #pragma unroll 6
 #else
 #pragma unroll 3
 #endif
     for (int j = 0; j < steps; ++j) {
         const int buf = j % IN_BUFS;
+#if MMA_TMA_LOADS
+        barrier_wait(w.barriers + buf, (parities >> buf) & 1);
+        parities ^= 1u << buf;
+#else
         mma_cp_async_wait_ahead();
+#endif
+#if MMA_TMA_STORES
+        if (t == STORE_THREAD) {
+            bulk_stores_read();  // the tile this step's pass 2 fills, stored two steps ago
+        }
+#endif
         __syncthreads();
         if (j >= G) {
             store_tile(w, j - G);  // the previous step's outputs
         }
         // Input group j + IN_BUFS - 1 starts arriving (into the buffer group j - 1 used).
         const int ahead = j + IN_BUFS - 1;
+        const int ahead_buf = ahead % IN_BUFS;
+#if MMA_TMA_LOADS
+        if (ahead < steps && warp == LOAD_WARP) {
+            stage_group_tma(w, bulk, ahead);
+        }
+#else
         if (ahead < steps) {
-            const int ahead_buf = ahead % IN_BUFS;
             stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead, w.x0);
         }
         mma_cp_async_commit();
+#endif
 
         // Pass 1: H^T of group j, 8 rows at a time.
         const unsigned char* rows = w.in_bufs + buf * IN_BYTES + slab_col;
@@ -550,7 +782,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         if (j + 1 >= G) {
             // Pass 2: output block q = j - G + 1 from groups q .. j.
             const int q = j - G + 1;
+#if MMA_TMA_STORES
+            unsigned char* tile = w.out_tiles + (q & 1) * TMA_TILE_BYTES;
+#else
             unsigned char* tile = w.out_tiles + (q & 1) * OUT_BYTES;
+#endif
 #pragma unroll
             for (int d = 0; d + 1 < G; ++d) {
                 ops[d][0] = history[d][0];
@@ -637,11 +873,21 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                     for (int e = 0; e < 4; ++e) {
                         m[e] = __umulhi(vh[n][e] * 256u + vl[n][e], w.magic);
                     }
+#if MMA_TMA_STORES
+                    // Rows g and g + 8 of the half: the slab's chunk at warp ^ g.
+                    unsigned char* at = tile + (16 * half + g) * 128 + SLAB * (warp ^ g) + 8 * n + 2 * tg;
+                    const int row_pitch = 128;
+#else
                     unsigned char* at = tile + (16 * half + g) * OUT_PITCH + SLAB * warp + 8 * n + 2 * tg;
+                    const int row_pitch = OUT_PITCH;
+#endif
                     *reinterpret_cast<unsigned short*>(at) = (unsigned short)__byte_perm(m[0], m[1], 0x0040);
-                    *reinterpret_cast<unsigned short*>(at + 8 * OUT_PITCH) = (unsigned short)__byte_perm(m[2], m[3], 0x0040);
+                    *reinterpret_cast<unsigned short*>(at + 8 * row_pitch) = (unsigned short)__byte_perm(m[2], m[3], 0x0040);
                 }
             }
+#if MMA_TMA_STORES
+            fence_for_bulk();  // the tile's bulk stores read it after the next step's barrier
+#endif
         }
 #if MMA_COLUMN_SUMS
         // The middle group's upper tile is the next block's oldest group's.
@@ -665,12 +911,18 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     // The last output block.
     __syncthreads();
     store_tile(w, steps - G);
+#if MMA_TMA_STORES
+    if (t == STORE_THREAD) {
+        bulk_stores_done();  // before the block's shared memory goes
+    }
+#endif
 }
 
 extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
-    box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out)
+    box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out,
+                           const __grid_constant__ TensorMap in_map, const __grid_constant__ TensorMap out_map)
 {
-    extern __shared__ __align__(16) unsigned char mma_shared[];
+    extern __shared__ __align__(1024) unsigned char mma_shared[];
     MmaWalk w;
     w.in = in;
     w.out = out;
@@ -690,8 +942,18 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
     w.magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
     w.bias = area == 1 ? 1u : area / 2;
+#if MMA_TMA_STORES
+    w.out_tiles = mma_shared;
+    w.in_bufs = mma_shared + TMA_IN_BUFS;
+    w.band_y = reinterpret_cast<uint4*>(mma_shared + TMA_BAND_Y);
+    w.barriers = reinterpret_cast<unsigned long long*>(mma_shared + TMA_BARRIERS);
+#else
     w.in_bufs = mma_shared;
     w.out_tiles = w.in_bufs + IN_BUFS * IN_BYTES;
     w.band_y = reinterpret_cast<uint4*>(w.out_tiles + 2 * OUT_BYTES);
+    w.barriers = reinterpret_cast<unsigned long long*>(w.band_y + BAND_Y_UINT4);
+#endif
+    w.in_map = &in_map;
+    w.out_map = &out_map;
     mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w);
 }

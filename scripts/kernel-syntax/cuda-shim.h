@@ -10,6 +10,7 @@
 #define __forceinline__ __attribute__((always_inline)) inline
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
 typedef unsigned long size_t;
 struct __attribute__((aligned(16))) uint4 { unsigned int x, y, z, w; };
 struct __attribute__((aligned(8))) uint2 { unsigned int x, y; };

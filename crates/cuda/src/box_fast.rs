@@ -7,12 +7,14 @@
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
 use crate::context::Gpu;
+use crate::error::driver;
 use crate::image::{dims, ImageBuffers};
 use crate::launch::{describe, grid_2d, Launch};
 use crate::memory::alloc;
 use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
-use cudarc::driver::CudaSlice;
+use crate::tensor_map::{self, Swizzle, TensorMap};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
@@ -60,10 +62,13 @@ fn mma_threads(columns: usize) -> u32 {
 }
 
 /// Dynamic shared memory of a tensor-core block of `columns` output columns (the kernel's
-/// MMA_SHARED_BYTES): 3 input buffers of 32 rows x (columns + 96) bytes, 2 output tiles of 32 x
-/// (columns + 16), the vertical band matrices (2 x 3 x 32 x 16 bytes): 33 KiB at 128 columns.
+/// MMA_SHARED_BYTES): input buffers of 32 rows x (columns + 96) bytes (4 at 128 columns, where the
+/// copy engine may stage them, else 3), 2 output tiles of 32 x (columns + 16), the vertical band
+/// matrices (2 x 3 x 32 x 16 bytes) and the input buffers' barriers (32 bytes): 40 KiB at 128
+/// columns.
 fn mma_shared_bytes(columns: usize) -> u32 {
-    (3 * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * 2 * 3 * 32) as u32
+    let buffers = if columns == 128 { 4 } else { 3 };
+    (buffers * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * 2 * 3 * 32 + 32) as u32
 }
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
@@ -96,8 +101,11 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     // GPU has the integer mma (sm_80 on).
     let mma_default = form.is_none() && mma_takes_by_default(ctx.gpu, dtype, width, height, window as usize);
     let mma_columns = ctx.tunables.positive_opt("mma_columns")?;
+    let image = ImageBuffers::new(ctx.gpu, width, height)?;
+    let mut tensor_maps = None;
     let (module, launches, colsum_t) = if form == Some(U8Form::Mma) || mma_default {
         let (module, launch) = mma_launch::<P>(&ctx, strips, mma_columns.unwrap_or(MMA_OUT_COLS))?;
+        tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
         (module, vec![launch], None)
     } else {
         if mma_columns.is_some() {
@@ -108,7 +116,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         }
         running_sum_launches::<P>(&ctx, form, strips)?
     };
-    let kernel = BoxFast::<P> { image: ImageBuffers::new(ctx.gpu, width, height)?, colsum_t, window, module, launches };
+    let kernel = BoxFast::<P> { image, colsum_t, tensor_maps, window, module, launches };
     ctx.finish(kernel)
 }
 
@@ -210,8 +218,44 @@ fn mma_launch<P: Pixel>(
     Ok((module, launch))
 }
 
+/// The tensor-core form's tensor maps (sm_90 on; zeros before, where the kernel moves its tiles with
+/// its own threads): the input in boxes of 224 x 32 bytes (a staged group), the output in boxes of
+/// 128 x 32 (a tile, 128-byte swizzle).
+fn mma_tensor_maps<P: Pixel>(gpu: &Gpu, image: &ImageBuffers<P>) -> Result<[TensorMap; 2], Error> {
+    if gpu.facts.compute_capability.0 < 9 {
+        return Ok([TensorMap::zeroed(); 2]);
+    }
+    let dims = (image.width * std::mem::size_of::<P>(), image.height);
+    let (input, _read) = image.input.device_ptr(&gpu.stream);
+    let (output, _write) = image.output.device_ptr(&gpu.stream);
+    Ok([
+        tensor_map::u8_image(input, dims, (224, 32), Swizzle::None)?,
+        tensor_map::u8_image(output, dims, (128, 32), Swizzle::Bytes128)?,
+    ])
+}
+
+/// Launches the tensor-core form: (in, width, height, window, out, in_map, out_map).
+fn launch_mma<P: Pixel>(
+    stream: &CudaStream,
+    launch: &Launch,
+    input: &CudaSlice<P>,
+    (width, height, window): (i32, i32, i32),
+    output: &mut CudaSlice<P>,
+    maps: &[TensorMap; 2],
+) -> Result<(), Error> {
+    let mut b = stream.launch_builder(&launch.function);
+    b.arg(input).arg(&width).arg(&height).arg(&window).arg(output).arg(&maps[0]).arg(&maps[1]);
+    // SAFETY: the tensor-core entry is declared (in, width, height, window, out, in_map, out_map),
+    // over u8 images of width x height (the only pixel type that plans it), the maps encoded for
+    // these two buffers.
+    unsafe { b.launch(launch.config) }.map_err(driver(format!("launching {}", launch.entry)))?;
+    Ok(())
+}
+
 struct BoxFast<P: Pixel> {
     image: ImageBuffers<P>,
+    /// Tensor-core form only: its tensor maps.
+    tensor_maps: Option<[TensorMap; 2]>,
     /// Two-pass form only: the column sums, transposed (width x height).
     colsum_t: Option<CudaSlice<P::Sum>>,
     window: i32,
@@ -234,6 +278,9 @@ impl<P: Pixel> GpuKernel for BoxFast<P> {
         let (w, h) = dims(self.image.width, self.image.height);
         let args = (w, h, self.window);
         let ImageBuffers { input, output, .. } = &mut self.image;
+        if let Some(maps) = &self.tensor_maps {
+            return launch_mma(&gpu.stream, &self.launches[0], input, args, output, maps);
+        }
         match self.colsum_t.as_mut() {
             None => launch_pass(&gpu.stream, &self.launches[0], input, args, output),
             Some(colsum_t) => {

@@ -22,6 +22,7 @@ mod pixel;
 mod placement;
 mod planned;
 mod probe;
+mod tensor_map;
 mod timing;
 
 mod box_direct;

@@ -1,0 +1,75 @@
+//! Tensor maps (the copy engine's descriptors of a tensor in global memory, sm_90 on) of 2-D u8
+//! images, which a kernel takes by value (`const __grid_constant__`) to move whole tiles with
+//! `cp.async.bulk.tensor`.
+
+use crate::error::driver;
+use cudarc::driver::{sys, DeviceRepr};
+use dspbench_core::Error;
+
+/// An encoded tensor map, as the kernel's 128-byte parameter.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct TensorMap(sys::CUtensorMap);
+
+// SAFETY: a plain 128-byte value, passed by value to a kernel parameter of the same size.
+unsafe impl DeviceRepr for TensorMap {}
+
+impl TensorMap {
+    /// A map of zeros, for a kernel that does not read it.
+    pub(crate) fn zeroed() -> TensorMap {
+        // SAFETY: a tensor map is plain integers; zeros are a valid value (if not a usable map).
+        TensorMap(unsafe { std::mem::zeroed() })
+    }
+}
+
+/// How the copy engine lays a box out in shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Swizzle {
+    /// Row after row, `box_columns` bytes apart.
+    None,
+    /// Rows of 128 bytes, 16-byte chunk c of row y at chunk c ^ (y % 8).
+    Bytes128,
+}
+
+/// The tensor map of a `width` x `height` u8 image at device address `address` (rows `width`
+/// bytes apart), moved in boxes of `box_columns` x `box_rows`; columns and rows outside the image
+/// load as zeros and are not stored.
+pub(crate) fn u8_image(
+    address: sys::CUdeviceptr,
+    (width, height): (usize, usize),
+    (box_columns, box_rows): (u32, u32),
+    swizzle: Swizzle,
+) -> Result<TensorMap, Error> {
+    let dims = [width as u64, height as u64];
+    let row_stride = [width as u64];
+    let boxes = [box_columns, box_rows];
+    let element_strides = [1u32, 1];
+    let swizzle = match swizzle {
+        Swizzle::None => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+        Swizzle::Bytes128 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+    };
+    let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
+    // SAFETY: every pointer is to a live local array of the rank's length (the strides: rank - 1),
+    // and `map` to writable storage of a tensor map; the function only encodes, on the host.
+    let encoded = unsafe {
+        sys::cuTensorMapEncodeTiled(
+            map.as_mut_ptr(),
+            sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+            2,
+            address as *mut std::ffi::c_void,
+            dims.as_ptr(),
+            row_stride.as_ptr(),
+            boxes.as_ptr(),
+            element_strides.as_ptr(),
+            sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzle,
+            sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        )
+    };
+    encoded.result().map_err(driver(format!(
+        "encoding the tensor map of a {width} x {height} u8 image in boxes of {box_columns} x {box_rows}"
+    )))?;
+    // SAFETY: the encode succeeded, so it wrote the whole map (and it began zeroed).
+    Ok(TensorMap(unsafe { map.assume_init() }))
+}
