@@ -12,8 +12,8 @@
 // walks a strip of rows in steps of STEP_ROWS = 32 image rows:
 //  - Staging: each step copies the next rows' columns x0 - 32 .. x0 + 175 into a buffer
 //    (IN_BUFS of them, cp.async two steps ahead: a barrier does not wait for these copies; or
-//    at G <= 2 on sm_90 the copy engine, three steps ahead: MMA_TMA_LOADS); rows are clamped as
-//    copied. Pieces left or right of the image are not copied (filling
+//    on sm_90 at G <= 2 and on images beyond the L2 the copy engine, three steps ahead:
+//    MMA_TMA_LOADS); rows are clamped as copied. Pieces left or right of the image are not copied (filling
 //    them with the edge byte, a load and a store, held the edge blocks and so the one-wave grid
 //    at twice the time, call-85): the band matrix gives their columns no weight and gives the
 //    image's edge column the weight of the window's columns beyond it. Nor are pieces beyond the
@@ -86,10 +86,11 @@
 // of spills), the G = 3 walk unrolled 2 or 3 times, blocks of 192 columns (80 registers: spills
 // at G = 3). Nsight Compute at m = 45 (call-166): 176 instructions a warp step, of them 28
 // products, 32 for the means, 24 byte permutes, 17 shared loads, 12 moves; issue 42% busy.
-// Session 18 (call-171 .. call-180): at G <= 2 the copy engine stages the groups and stores the
+// Session 18 (call-171 .. call-182): at G <= 2 the copy engine stages the groups and stores the
 // tiles (MMA_TMA_LOADS, MMA_TMA_STORES): 8K m = 5 / 31 0.0291 / 0.0312 -> 0.0283 / 0.0292 ms,
-// 4096^2 m = 9 / 33 0.0140 / 0.0162 -> 0.0126 / 0.0151 (call-176; the final run's figures are in
-// docs/findings.md).
+// 4096^2 m = 9 / 33 0.0140 / 0.0162 -> 0.0126 / 0.0151 (call-176); at G = 3 it stages the groups
+// of images beyond the L2: 8K m = 45 / 63 0.0335 / 0.0370 -> 0.0324 / 0.0356 (call-182; the final
+// run's figures are in docs/findings.md).
 // Fragments of mma.m16n8k32 (u8): A (16 x 32, row-major) a0 = row g, k 4t .. 4t + 3; a1 = row
 // g + 8; a2, a3 the same at k + 16. B (32 x 8) b0 = k 4t .. 4t + 3 of column g, b1 at k + 16.
 // C (16 x 8, s32) c0, c1 = row g, columns 2t, 2t + 1; c2, c3 = row g + 8.
@@ -100,7 +101,8 @@
 // Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count),
 //          MMA_SHARED_BYTES of dynamic shared memory (or more); width a multiple of 16, window
 //          <= 63, sm_80 and later.
-// Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below).
+// Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below), MMA_BEYOND_L2 (1 where the
+//          image's input and output exceed three quarters of the L2).
 
 #include "image_common.cuh"
 
@@ -178,29 +180,37 @@
 #define IN_HALO 32
 #define IN_PIECES ((MMA_OUT_COLS + 80) / 16)
 #define IN_PITCH (16 * IN_PIECES + 16)
-// Staging by the copy engine (TMA, sm_90 on, blocks of 128 columns) at G <= 2: a group's 32 rows
-// x 224 columns arrive as one tensor copy (one thread issues it; a transaction barrier an input
-// buffer counts its bytes; columns outside the image arrive as zeros, which Band_x does not
-// weigh), groups that reach above or below the image as a bulk copy a row (clamped), and an output
-// tile leaves as one tensor store, where cp.async moved 16 bytes a thread and piece and every
-// thread stored a piece of the tile: the copies' and stores' address arithmetic, about 25 of a
-// warp's 176 instructions a step (call-166), leaves the warps. H100, kernel ms, against cp.async in
+// Staging by the copy engine (TMA, sm_90 on, blocks of 128 columns) at G <= 2, and its loads at
+// G = 3 on images beyond the L2: a group's 32 rows x 224 columns arrive as one tensor copy (one
+// thread issues it; a transaction barrier an input buffer counts its bytes; columns outside the
+// image arrive as zeros, which Band_x does not weigh), groups that reach above or below the image
+// as a bulk copy a row (clamped), and an output tile leaves as one tensor store, where cp.async
+// moved 16 bytes a thread and piece and every thread stored a piece of the tile: the copies' and
+// stores' address arithmetic, about 25 of a warp's 176 instructions a step (call-166), leaves the
+// warps. H100, kernel ms, against cp.async in
 // the same rounds (reports/2026-11-26-h100/experiments call-176): 8K m = 5 / 17 / 31 0.0291 /
 // 0.0292 / 0.0312 -> 0.0283 / 0.0284 / 0.0292, 4096^2 m = 9 / 33 0.0140 / 0.0162 -> 0.0126 /
 // 0.0151. Most of it is the loads' (stores alone by the engine ran slower, 8K m = 5 0.0319,
-// call-174). Not at G = 3: its loads by the engine ran faster on 8K (m = 45 / 63 0.0335 / 0.0371
-// -> 0.0324 / 0.0356) and slower on 4096^2 (0.0169 / 0.0189 -> 0.0179 / 0.0199), and on every
-// image of 4096 rows whatever its width (call-180) and 8K in 8 or 16 strips (call-178); stores too
-// were slower still. Nor a row at a time for every group (cp.async.bulk, 32 copies of 208 bytes
-// and 32 stores of 128 a step: 1.4 to 2 times slower, call-171: the engine takes many small
-// copies slowly). The host may define either 0 to measure the form without.
+// call-174). At G = 3 the engine's loads win where they come from memory and lose where they
+// come from the L2: on images whose input and output together exceed three quarters of the L2
+// (the host's define MMA_BEYOND_L2) they ran faster, 8K m = 45 / 63 0.0335 / 0.0370 -> 0.0324 /
+// 0.0356, 4096 x 8192 0.0337 / 0.0359 -> 0.0317 / 0.0343, 5760^2 and 4800^2 3-6% (call-182);
+// on smaller ones, which repeated runs find in the L2, slower: 4096^2 0.0169 / 0.0190 -> 0.0179 /
+// 0.0199, 7680 x 2160 0.0180 / 0.0202 -> 0.0187 / 0.0208 (call-176, call-180, call-182). The
+// engine's stores at G = 3 ran slower everywhere (call-174). Nor a row at a time for every group
+// (cp.async.bulk, 32 copies of 208 bytes and 32 stores of 128 a step: 1.4 to 2 times slower,
+// call-171: the engine takes many small copies slowly). The host may define either 0 to measure
+// the form without.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && MMA_OUT_COLS == 128
 #define MMA_TMA_ARCH 1
 #else
 #define MMA_TMA_ARCH 0
 #endif
+#ifndef MMA_BEYOND_L2
+#define MMA_BEYOND_L2 0
+#endif
 #ifndef MMA_TMA_LOADS
-#define MMA_TMA_LOADS (MMA_TMA_ARCH && MMA_G <= 2)
+#define MMA_TMA_LOADS (MMA_TMA_ARCH && (MMA_G <= 2 || MMA_BEYOND_L2))
 #endif
 #ifndef MMA_TMA_STORES
 #define MMA_TMA_STORES (MMA_TMA_ARCH && MMA_G <= 2)

@@ -243,6 +243,34 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     assert!(matches!(&err, Error::Input(m) if m.contains("`mma_columns`")), "{err}");
 }
 
+/// An image beyond the L2 (input and output over three quarters of it, MMA_BEYOND_L2) takes the
+/// tensor-core form's other staging at G = 3 (the copy engine's loads on sm_90): a G = 2 shape and
+/// both G = 3 ones on the smallest such image of 4096 columns (its strips' first and last groups
+/// clamped at the image's edges), against the reference.
+#[test]
+fn box_filter_fast_mma_beyond_the_l2_agrees_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let gpu = backend().devices().unwrap()[0].clone();
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    let width = 4096;
+    let height = 3 * gpu.facts.l2_bytes / 8 / width + 37;
+    for window in [17, 45, 63] {
+        let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+        let tunables = Params::new().with("form", "mma");
+        let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+        let plan = match backend().plan(&request) {
+            Err(Error::Unsupported(m)) if m.contains("compute capability 8.0") => return,
+            planned => planned.unwrap(),
+        };
+        let defines = plan.exec_info().details["defines"].clone();
+        assert!(defines.contains("-DMMA_BEYOND_L2=1"), "{problem}: {defines}");
+        let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+    }
+}
+
 /// The matrix's 2^15-point batches (1 and 3) take the four-step's two launches; batches of two
 /// transforms an SM take the folded launch (fft_stockham.rs, `folds`), checked here by default
 /// and in both its forms with a batch past that for any GPU of up to 300 SMs (the cluster form
