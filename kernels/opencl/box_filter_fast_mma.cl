@@ -192,8 +192,11 @@ inline void store_tile(__local const uchar* out_tiles, __global uchar* out, int 
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filter_fast_mma_u8(
     __global const uchar* in, int width, int height, int window, __global uchar* out) {
-    __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(16)));
-    __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(16)));
+    // Aligned to 128 and 1024 bytes rather than 16: NVIDIA's compiler then runs the shape (3, 3)
+    // faster (reports/2026-11-26-h100/experiments call-185, call-186; docs/findings.md has the
+    // figures).
+    __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(128)));
+    __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(1024)));
     __local uint4 band_y[BAND_Y_UINT4];
 
     const int r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it

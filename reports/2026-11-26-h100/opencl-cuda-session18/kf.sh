@@ -1,8 +1,9 @@
 #!/bin/bash
-# Session 18's final run: the u8 box filter's tensor-core form with the copy engine (TMA) staging its groups and
-# storing its tiles at G <= 2 (CUDA, sm_90): the CUDA and OpenCL box tests (OpenCL on one thread: NVIDIA's OpenCL
-# and the machine's PoCL 5.0), scenarios/opencl-cuda.yaml on NVIDIA's OpenCL and CUDA (cuFFT beside), then the box
-# selftest of both GPU backends, all on one binary (the committed kernels).
+# Session 18's final run: the u8 box filter's tensor-core form with the copy engine (TMA) staging its groups at
+# G <= 2 and, on images beyond the L2, at G = 3 (CUDA); NVIDIA's OpenCL with its local buffers aligned to 128 / 1024
+# bytes: the CUDA and OpenCL box tests (OpenCL on one thread: NVIDIA's OpenCL and the machine's PoCL 5.0),
+# scenarios/opencl-cuda.yaml on NVIDIA's OpenCL and CUDA (cuFFT beside), then the box selftest of both GPU
+# backends, all on one binary (the committed kernels).
 cd "$(dirname "$0")/../.." || exit 1
 S=/tmp/mestage; rm -rf $S; mkdir -p $S; tar xJf .gpu/me/bin.tar.xz -C $S || exit 1
 R=/tmp/res; rm -rf $R; mkdir -p $R
