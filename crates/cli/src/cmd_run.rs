@@ -7,7 +7,7 @@ use dspbench_results::{
     machine_id, read_records, write_planned, BackendStatus, CanarySpread, ResultsDir, ScenarioInfo, RECORDS_FILE,
 };
 use dspbench_runner::{
-    check_required, collect_machine, host_copy_gbps, host_fma_peak, memory_bytes, now_rfc3339, planned_cells,
+    check_required, collect_machine, host_copy_roof, host_fma_peak, memory_bytes, now_rfc3339, planned_cells,
     required_backends, run_scenario, DeviceFilter, NoiseMonitor, Registry, RunOptions, RunSummary, Shard,
 };
 use dspbench_scenario::{Sampling, Scenario};
@@ -150,7 +150,12 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         eprintln!("warning: {warning}");
     }
     let start_warnings = monitor.warnings().len();
-    machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_copy_gbps()));
+    let host_roof = host_copy_roof();
+    machine.extra.insert("host.copy_gbps".into(), format!("{:.1}", host_roof.gbps.point));
+    if let Some(interval) = host_roof.interval() {
+        machine.extra.insert("host.copy_gbps_interval".into(), interval);
+    }
+    machine.extra.insert("host.copy_gbps_method".into(), host_roof.method("copies"));
     let (peak_gflops, peak_threads, peak_method) = host_fma_peak();
     machine.extra.insert("host.peak_gflops".into(), format!("{peak_gflops:.1}"));
     machine.extra.insert("host.peak_gflops_threads".into(), peak_threads.to_string());

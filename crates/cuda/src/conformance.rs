@@ -15,6 +15,11 @@ fn backend() -> &'static CudaBackend {
     BACKEND.get_or_init(CudaBackend::default)
 }
 
+/// The first GPU where CUDA is ready (see `cuda_ready`), for tests of this backend's own parts.
+pub(crate) fn first_gpu() -> Option<std::sync::Arc<crate::context::Gpu>> {
+    cuda_ready().then(|| backend().devices().expect("ready")[0].clone())
+}
+
 /// Whether the matrix can run here; says why not, and fails if `DSPBENCH_REQUIRE` names cuda.
 fn cuda_ready() -> bool {
     dspbench_conformance::device_ready(backend())
@@ -310,9 +315,14 @@ fn availability_is_a_reason_or_described_devices_never_a_panic() {
         Availability::Unavailable { reason } => assert!(!reason.is_empty()),
         Availability::Ready { devices } => {
             assert!(!devices.is_empty());
+            let details = &devices[0].details;
             for key in ["compute_capability", "sms", "l2_bytes", "memory_bytes", "driver_version", "copy_gbps"] {
-                assert!(devices[0].details.contains_key(key), "missing {key}: {:?}", devices[0].details);
+                assert!(details.contains_key(key), "missing {key}: {details:?}");
             }
+            // The roof by both ways, the driver's copy and ours (copy_roof.rs).
+            assert!(!details.contains_key("copy_failed"), "{details:?}");
+            let by = &details["copy_gbps_by"];
+            assert!(by.contains("driver copy") && by.contains("copy kernel"), "{by}");
         }
     }
 }
@@ -354,8 +364,10 @@ fn foreign_tunables_and_problems_outside_a_domain_are_refused_before_any_device_
 }
 
 #[test]
-fn every_kernel_file_is_run_by_some_variant_and_every_named_one_exists() {
-    let named: BTreeSet<&str> = VARIANTS.iter().flat_map(|v| v.kernels.iter().copied()).collect();
+fn every_kernel_file_is_run_by_some_variant_or_the_roof_and_every_named_one_exists() {
+    // The variants' kernels, and the copy kernel the roof is measured by.
+    let mut named: BTreeSet<&str> = VARIANTS.iter().flat_map(|v| v.kernels.iter().copied()).collect();
+    named.insert(crate::copy_roof::COPY_FILE);
     let files: BTreeSet<String> =
         embedded_names(Dialect::Cuda).iter().filter_map(|f| f.strip_suffix(".cu")).map(str::to_string).collect();
     let named_owned: BTreeSet<String> = named.iter().map(|s| s.to_string()).collect();

@@ -5,21 +5,17 @@
 use crate::error::driver;
 use crate::facts::DeviceFacts;
 use crate::memory::{alloc, fill_bytes};
-use crate::timing::Stopwatch;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
 use dspbench_core::Error;
+use dspbench_stats::DeviceCopy;
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Bytes copied per sample when measuring the device-to-device bandwidth.
-const COPY_BYTES: usize = 256 << 20;
-const COPY_SAMPLES: usize = 5;
 
 pub(crate) struct Gpu {
     pub ctx: Arc<CudaContext>,
     pub stream: Arc<CudaStream>,
     pub facts: DeviceFacts,
     eviction: Mutex<Option<CudaSlice<u8>>>,
-    copy_gbps: OnceLock<Result<f64, String>>,
+    copy: OnceLock<Result<DeviceCopy, String>>,
     /// Held by whatever enqueues work on `stream`, so that two threads never use it at once: a
     /// batch being captured as a graph would take in another thread's work (seen: a test thread's
     /// launches captured into another's graph, replayed after their buffers were freed).
@@ -36,7 +32,7 @@ impl Gpu {
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(driver("creating a CUDA stream"))?;
         let facts = DeviceFacts::read(&ctx).map_err(driver(format!("reading the attributes of device {ordinal}")))?;
-        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy_gbps: OnceLock::new(), serial: Mutex::new(()) })
+        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy: OnceLock::new(), serial: Mutex::new(()) })
     }
 
     /// The stream to this thread alone until the guard drops (see `serial`). Not reentrant.
@@ -59,43 +55,23 @@ impl Gpu {
         self.stream.synchronize().map_err(driver("evicting the L2 cache"))
     }
 
-    /// Device-to-device copy bandwidth in GB/s, counting bytes read plus bytes written (the
-    /// "measured peak bandwidth" reports compare with): median of a few 256 MiB copies,
-    /// measured on first use and kept.
-    pub(crate) fn copy_gbps(&self) -> Result<f64, String> {
-        self.copy_gbps.get_or_init(|| self.measure_copy().map_err(|e| e.to_string())).clone()
+    /// The device's copy bandwidth by each way it was measured (`copy_roof`), on first use, kept.
+    fn copy(&self) -> Result<DeviceCopy, String> {
+        self.copy.get_or_init(|| self.measure_copy().map_err(|e| e.to_string())).clone()
     }
 
-    fn measure_copy(&self) -> Result<f64, Error> {
+    fn measure_copy(&self) -> Result<DeviceCopy, Error> {
         let _stream = self.exclusive();
-        let mut src = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
-        let mut dst = alloc::<u8>(&self.stream, COPY_BYTES, "measuring copy bandwidth")?;
-        fill_bytes(&self.stream, &mut src, 0x3C)?;
-        let watch = Stopwatch::new(&self.ctx)?;
-        let copy =
-            |dst: &mut CudaSlice<u8>| self.stream.memcpy_dtod(&src, dst).map_err(driver("copying device to device"));
-        copy(&mut dst)?; // warm-up: first-touch page mapping
-        let mut ms: Vec<f64> = (0..COPY_SAMPLES)
-            .map(|_| watch.time(&self.stream, || copy(&mut dst)).map(|((), ms)| ms))
-            .collect::<Result<_, _>>()?;
-        ms.sort_by(f64::total_cmp);
-        let median = ms[COPY_SAMPLES / 2];
-        Ok(2.0 * COPY_BYTES as f64 / (median * 1e-3) / 1e9)
+        crate::copy_roof::measure(self)
     }
 
     /// The device's description for `DeviceInfo.details`.
     pub(crate) fn details(&self) -> std::collections::BTreeMap<String, String> {
         let mut details = self.facts.details();
-        match self.copy_gbps() {
-            Ok(gbps) => {
-                details.insert("copy_gbps".into(), format!("{gbps:.0}"));
-                details.insert(
-                    "copy_gbps_method".into(),
-                    format!("median of {COPY_SAMPLES} device-to-device copies of 256 MiB, bytes read + written"),
-                );
-            }
+        match self.copy() {
+            Ok(copy) => details.extend(copy.details("copies")),
             Err(why) => {
-                details.insert("copy_gbps".into(), format!("not measured: {why}"));
+                details.insert("copy_failed".into(), why);
             }
         }
         details

@@ -9,6 +9,7 @@
 
 mod compile;
 mod context;
+mod copy_roof;
 mod cufft;
 mod devices;
 mod error;

@@ -12,6 +12,11 @@ pub(crate) fn device_ready() -> bool {
     dspbench_conformance::device_ready(&OpenClBackend)
 }
 
+/// The first device where one is ready (see `device_ready`), for tests of this backend's own parts.
+pub(crate) fn first_device() -> Option<std::sync::Arc<crate::device::Device>> {
+    device_ready().then(|| crate::probe::device(0).expect("ready").clone())
+}
+
 fn suite(workload: Workload, variant: &str) {
     if device_ready() {
         dspbench_conformance::assert_conforms(&OpenClBackend, workload, Some(variant));

@@ -104,7 +104,12 @@ fn describes_every_device_with_its_platform_limits_and_bandwidth() {
         for key in ["device_type", "compute_units", "max_work_group_size", "local_mem_bytes", "global_mem_bytes"] {
             assert!(device.details.contains_key(key), "{key} missing from {:?}", device.details);
         }
-        assert!(device.details.contains_key("copy_gbps") || device.details.contains_key("copy_note"));
+        // The roof by both ways, the driver's copy and ours (bandwidth.rs).
+        let details = &device.details;
+        assert!(!details.contains_key("copy_failed"), "{details:?}");
+        let by = &details["copy_gbps_by"];
+        assert!(by.contains("driver copy") && by.contains("copy kernel"), "{by}");
+        assert!(details["copy_gbps"].parse::<f64>().is_ok_and(|gbps| gbps > 0.0), "{details:?}");
     }
     let too_far = PlanRequest {
         problem: Problem::Conv1d { n: 4, m: 2 },

@@ -4,6 +4,7 @@
 use crate::bandwidth;
 use crate::cl_error::cl_failure;
 use dspbench_core::{DeviceInfo, Error};
+use dspbench_stats::DeviceCopy;
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
 use opencl3::device::{
@@ -42,7 +43,7 @@ pub(crate) struct Device {
     /// Facts for `DeviceInfo::details` that do not change (platform, type, driver, ...).
     facts: BTreeMap<String, String>,
     context: OnceLock<Result<Context, Error>>,
-    copy_gbps: OnceLock<Result<f64, String>>,
+    copy: OnceLock<Result<DeviceCopy, String>>,
 }
 
 // SAFETY: a `cl_device_id` is a handle the OpenCL runtime lets any thread use; the context and
@@ -106,7 +107,7 @@ impl Device {
             limits,
             facts,
             context: OnceLock::new(),
-            copy_gbps: OnceLock::new(),
+            copy: OnceLock::new(),
         })
     }
 
@@ -161,17 +162,19 @@ impl Device {
     /// The record of this device, with the copy bandwidth (measured on the first call).
     pub(crate) fn info(&self) -> DeviceInfo {
         let mut details = self.facts.clone();
-        match self.copy_gbps.get_or_init(|| bandwidth::copy_gbps(self).map_err(|e| e.to_string())) {
-            Ok(gbps) => {
-                details.insert("copy_gbps".into(), format!("{gbps:.1}"));
-                details.insert("copy_bytes".into(), bandwidth::copy_bytes(self).to_string());
+        match self.copy.get_or_init(|| bandwidth::measure(self).map_err(|e| e.to_string())) {
+            Ok(copy) => {
+                details.extend(copy.details("copies"));
+                if let Some((_, roof)) = copy.best() {
+                    details.insert("copy_bytes".into(), roof.bytes.to_string());
+                }
                 if !self.is_gpu {
                     // PoCL and other CPU drivers keep buffers in host RAM.
-                    details.insert("copy_note".into(), "device-to-device copy in host memory (CPU device)".into());
+                    details.insert("copy_note".into(), "copies in host memory (CPU device)".into());
                 }
             }
             Err(e) => {
-                details.insert("copy_note".into(), format!("copy bandwidth not measured: {e}"));
+                details.insert("copy_failed".into(), e.clone());
             }
         }
         DeviceInfo { index: self.index, name: self.name.clone(), details }

@@ -14,7 +14,7 @@ mod require;
 mod rounds;
 mod run;
 
-pub use bandwidth::host_copy_gbps;
+pub use bandwidth::host_copy_roof;
 pub use canary::canary_ms;
 pub use device_filter::DeviceFilter;
 pub use fma_peak::host_fma_peak;

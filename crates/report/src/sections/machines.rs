@@ -237,10 +237,15 @@ fn backends(machine: &Machine) -> Table {
             // CPU backends (they record an instruction set) run against the host's measured bandwidth.
             let on_host = device_detail(b, i, "isa").is_some();
             let host = |key: &str| if on_host { host_detail(machine, key) } else { None };
-            let limit = |key: &str, unit: &str| match (device_detail(b, i, key), host(key)) {
-                (Some(v), _) => format!("{v} {unit}"),
-                (None, Some(v)) => format!("{v} {unit} (host)"),
-                (None, None) => "not measured".into(),
+            // A measured limit with its 95% interval where the record has one (`<key>_interval`).
+            let limit = |key: &str, unit: &str| {
+                let interval = |v: Option<&str>| v.map_or(String::new(), |v| format!(" [{v}]"));
+                let key_interval = format!("{key}_interval");
+                match (device_detail(b, i, key), host(key)) {
+                    (Some(v), _) => format!("{v}{} {unit}", interval(device_detail(b, i, &key_interval))),
+                    (None, Some(v)) => format!("{v}{} {unit} (host)", interval(host(&key_interval))),
+                    (None, None) => "not measured".into(),
+                }
             };
             let (gbps, peak) = (limit(COPY_GBPS, "GB/s"), limit(PEAK_GFLOPS, "GFLOP/s"));
             let mut details: Vec<String> = b
@@ -248,7 +253,9 @@ fn backends(machine: &Machine) -> Table {
                 .iter()
                 .filter_map(|(k, v)| {
                     let key = k.strip_prefix(&format!("device{i}."))?;
-                    (key != COPY_GBPS && key != PEAK_GFLOPS).then(|| format!("{key}={}", one_line(v)))
+                    let shown_as_limit =
+                        [COPY_GBPS, PEAK_GFLOPS].iter().any(|l| key == *l || key == format!("{l}_interval"));
+                    (!shown_as_limit).then(|| format!("{key}={}", one_line(v)))
                 })
                 .collect();
             let general = general_details(b);
@@ -361,6 +368,25 @@ mod tests {
                 "gpu-idle → sw-power-cap"
             ]
         );
+    }
+
+    #[test]
+    fn measured_limits_carry_their_intervals_and_their_method_stays_in_the_details() {
+        let mut machine: Machine =
+            serde_json::from_str(include_str!("../../tests/fixtures/gpu/machine.json")).expect("fixture");
+        let cuda = machine.backends.iter_mut().find(|b| b.name == "cuda").expect("cuda");
+        cuda.details.insert("device0.copy_gbps_interval".into(), "2941-2957".into());
+        cuda.details.insert("device0.copy_gbps_method".into(), "median of 31 copies".into());
+        machine.extra.insert("host.copy_gbps".into(), "20.5".into());
+        machine.extra.insert("host.copy_gbps_interval".into(), "19.8-21.0".into());
+        let table = backends(&machine);
+        let row = |name: &str| table.rows.iter().find(|r| r[0] == format!("`{name}`")).expect(name).clone();
+        let (cuda, scalar) = (row("cuda"), row("scalar"));
+        assert_eq!(cuda[3], "2950 [2941-2957] GB/s");
+        assert_eq!(cuda[4], "66900 GFLOP/s", "a limit without an interval is shown bare");
+        assert!(cuda[5].contains("copy_gbps_method=median of 31 copies"), "{}", cuda[5]);
+        assert!(!cuda[5].contains("copy_gbps_interval"), "{}", cuda[5]);
+        assert_eq!(scalar[3], "20.5 [19.8-21.0] GB/s (host)");
     }
 
     #[test]

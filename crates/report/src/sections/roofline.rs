@@ -25,8 +25,11 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
     out.push(Block::Paragraph(
         "Per lane, every verified cell as GFLOP/s against arithmetic intensity (the problem's FLOP over its \
          bytes, docs/results.md). The memory roof is the device's measured copy bandwidth (backend detail \
-         `device<i>.copy_gbps`, or the host's `host.copy_gbps` for CPU backends; a peer library's lane takes \
-         those of the device it ran on, as the same machine's other backends recorded them) times the intensity; the \
+         `device<i>.copy_gbps`: the higher median of the driver's copy and a copy kernel of our own, each after \
+         a warm-up that runs until the rate settles, with its 95% interval in `copy_gbps_interval` and each \
+         way's figure in `copy_gbps_by`; or the host's `host.copy_gbps` for CPU backends; a peer library's lane \
+         takes those of the device it ran on, as the same machine's other backends recorded them) times the \
+         intensity; the \
          compute \
          roof its nominal peak (`device<i>.peak_gflops`), which the CUDA and OpenCL backends derive as FP32 lanes × \
          2 FLOP per FMA × clock: the FMA throughput; CPU lanes the host's measured multiply-add throughput \
