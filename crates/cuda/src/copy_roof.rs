@@ -36,14 +36,8 @@ pub(crate) fn measure(gpu: &Gpu) -> Result<DeviceCopy, Error> {
             .time(&gpu.stream, || gpu.stream.memcpy_dtod(&src, &mut dst).map_err(driver("copying device to device")))
             .map(|((), ms)| ms)
     };
-    match CopyRoof::measure(COPY_BYTES, CopyProtocol::DEVICE, driver_copy, zero_time) {
-        Ok(roof) => copy.measured.push(("driver copy", roof)),
-        Err(e) => copy.failed.push(("driver copy", e.to_string())),
-    }
-    match kernel_copy(gpu, &watch, &src, &mut dst) {
-        Ok(roof) => copy.measured.push(("copy kernel", roof)),
-        Err(e) => copy.failed.push(("copy kernel", e.to_string())),
-    }
+    copy.record("driver copy", CopyRoof::measure(COPY_BYTES, CopyProtocol::DEVICE, driver_copy, zero_time));
+    copy.record("copy kernel", kernel_copy(gpu, &watch, &src, &mut dst));
     Ok(copy)
 }
 

@@ -45,10 +45,7 @@ pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
         event.wait().map_err(|e| cl_failure(e, "waiting for a device-to-device copy"))?;
         event_ms(&event)
     };
-    match CopyRoof::measure(bytes, protocol, driver_copy, zero_time) {
-        Ok(roof) => copy.measured.push(("driver copy", roof)),
-        Err(e) => copy.failed.push(("driver copy", e.to_string())),
-    }
+    copy.record("driver copy", CopyRoof::measure(bytes, protocol, driver_copy, zero_time));
     let kernel_copy = || -> Result<CopyRoof, Error> {
         let launch = copy_kernel(device, &src, &dst)?;
         let copy = || {
@@ -58,10 +55,7 @@ pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
         };
         CopyRoof::measure(bytes, protocol, copy, zero_time)
     };
-    match kernel_copy() {
-        Ok(roof) => copy.measured.push(("copy kernel", roof)),
-        Err(e) => copy.failed.push(("copy kernel", e.to_string())),
-    }
+    copy.record("copy kernel", kernel_copy());
     Ok(copy)
 }
 

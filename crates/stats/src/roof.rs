@@ -181,6 +181,14 @@ pub struct DeviceCopy {
 }
 
 impl DeviceCopy {
+    /// Adds the outcome of measuring one way: its figure, or why it could not be measured.
+    pub fn record<E: std::fmt::Display>(&mut self, how: &'static str, outcome: Result<CopyRoof, E>) {
+        match outcome {
+            Ok(roof) => self.measured.push((how, roof)),
+            Err(e) => self.failed.push((how, e.to_string())),
+        }
+    }
+
     /// The way with the highest median.
     pub fn best(&self) -> Option<(&'static str, &CopyRoof)> {
         self.measured.iter().max_by(|a, b| a.1.gbps.point.total_cmp(&b.1.gbps.point)).map(|(how, roof)| (*how, roof))
@@ -320,7 +328,8 @@ mod tests {
 
     #[test]
     fn a_device_copy_without_a_measurement_records_only_why() {
-        let copy = DeviceCopy { measured: vec![], failed: vec![("driver copy", "out of memory".into())] };
+        let mut copy = DeviceCopy::default();
+        copy.record("driver copy", Err::<CopyRoof, _>("out of memory"));
         assert!(copy.best().is_none());
         assert_eq!(copy.details("copies"), vec![("copy_failed".to_string(), "driver copy: out of memory".to_string())]);
     }
