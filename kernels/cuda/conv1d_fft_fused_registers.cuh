@@ -17,7 +17,7 @@
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y), as conv1d_fft_fused.cu.
 // Launch:  ceil(ceil(n_out / B) / 2) blocks of L / min(L, POINTS_PER_THREAD) threads,
 //          EXCHANGE_LEN * 4 bytes of dynamic shared memory (36 KiB at L = 8192, 72 at 16384).
-// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16; 16 if absent).
+// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16, 32; 16 if absent).
 
 #define COLUMNS 1
 #ifndef POINTS_PER_THREAD

@@ -21,21 +21,38 @@ __device__ __forceinline__ float2 w16(int q)
     }
 }
 
-// i with its low `bits` bits reversed (bits <= 4). Not recursive, so that the compiler folds
+// exp(-2 pi i q / 32) for q = 0..15: w16 at even q, literals at odd (radix 32, the register
+// passes at 32 points a thread). The same constants as w16 for radices up to 16.
+__device__ __forceinline__ float2 w32(int q)
+{
+    switch (q) {
+    case 1: return make_float2(0.98078528040323044f, -0.19509032201612826f);
+    case 3: return make_float2(0.83146961230254524f, -0.55557023301960222f);
+    case 5: return make_float2(0.55557023301960222f, -0.83146961230254524f);
+    case 7: return make_float2(0.19509032201612826f, -0.98078528040323044f);
+    case 9: return make_float2(-0.19509032201612826f, -0.98078528040323044f);
+    case 11: return make_float2(-0.55557023301960222f, -0.83146961230254524f);
+    case 13: return make_float2(-0.83146961230254524f, -0.55557023301960222f);
+    case 15: return make_float2(-0.98078528040323044f, -0.19509032201612826f);
+    default: return w16(q / 2);
+    }
+}
+
+// i with its low `bits` bits reversed (bits <= 5). Not recursive, so that the compiler folds
 // it for the constant i of every unrolled iteration: a register array indexed by anything
 // else would be moved to (slow) local memory.
 __device__ __forceinline__ constexpr int reverse_bits(int i, int bits)
 {
-    return (((i & 1) << 3) | ((i & 2) << 1) | ((i & 4) >> 1) | ((i & 8) >> 3)) >> (4 - bits);
+    return (((i & 1) << 4) | ((i & 2) << 2) | (i & 4) | ((i & 8) >> 2) | ((i & 16) >> 4)) >> (5 - bits);
 }
 
-// In-place DFT of R = 2, 4, 8 or 16 points in registers, natural order in and out:
+// In-place DFT of R = 2, 4, 8, 16 or 32 points in registers, natural order in and out:
 // bit-reversal (register renaming) then radix-2 decimation-in-time butterflies.
 template <int R>
 __device__ __forceinline__ void dft(float2 (&v)[R])
 {
-    static_assert(R == 2 || R == 4 || R == 8 || R == 16, "radix 2, 4, 8 or 16");
-    constexpr int BITS = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : 4;
+    static_assert(R == 2 || R == 4 || R == 8 || R == 16 || R == 32, "radix 2, 4, 8, 16 or 32");
+    constexpr int BITS = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : 5;
 #pragma unroll
     for (int i = 0; i < R; ++i) {
         const int j = reverse_bits(i, BITS);
@@ -55,12 +72,12 @@ __device__ __forceinline__ void dft(float2 (&v)[R])
         for (int b = 0; b < R / 2; ++b) {
             const int p = b % h;
             const int top = (b / h) * 2 * h + p;
-            const int q = p * (8 / h);  // W_{2h}^p = W_16^{p 16 / 2h}
+            const int q = p * (16 / h);  // W_{2h}^p = W_32^{p 32 / 2h}
             float2 lo = v[top + h];
-            if (q == 4) {
+            if (q == 8) {
                 lo = make_float2(lo.y, -lo.x);
             } else if (q != 0) {
-                lo = cmul(lo, w16(q));
+                lo = cmul(lo, w32(q));
             }
             const float2 hi = v[top];
             v[top] = make_float2(hi.x + lo.x, hi.y + lo.y);

@@ -23,7 +23,11 @@
 //     block fits an SM: a 16384-point transform holds 32 K registers of points, so one block
 //     an SM whatever the shared memory. The first pass then reads its operands from the staging
 //     buffer (same order, conflict-free) instead of global memory.
-// The host takes PIPELINE = 1 for blocks of 1024 threads only (a 16384-point tile): with two or
+// POINTS_PER_THREAD = 32 (the host's default for transforms of 8192 points or more in a block of
+// their own) runs radix-32 passes at up to 128 registers: 16384 = 16 x 32^2, one pass and one
+// exchange fewer than at 16 and half the threads (fft_stockham.rs, points_per_thread).
+// The host takes PIPELINE = 1 for blocks that fill an SM alone (a 16384-point tile) in batches of
+// more tiles than SMs: with two or
 // more blocks an SM they overlap one another's reads already, and the staging costs (H100, 2^24
 // points a batch, kernel ms: 16384 pipelined 0.104, registers 0.111, fft_stockham.cu's shared
 // path 0.149, cuFFT 0.114; 8192 pipelined 0.108, registers 0.096, cuFFT 0.096; 4096 0.102,
@@ -85,7 +89,7 @@
 //          exchange (TILE + TILE / 8 elements, plus max(32, COLUMNS) when STRIDED), plus TILE * 8
 //          for the staging buffer when PIPELINE = 1 (TILE = COLUMNS * L).
 // Defines: REGISTERS (any value), LOG2_SIZE (0..14), COLUMNS (a power of two, TILE <= 16384),
-//          POINTS_PER_THREAD (8, 16), SPLIT (0, 1), PIPELINE (0, 1; 1 needs L >= 2, and with
+//          POINTS_PER_THREAD (8, 16, 32), SPLIT (0, 1), PIPELINE (0, 1; 1 needs L >= 2, and with
 //          IN_COLS an even COLUMNS of one transform's adjacent columns); STRIDED (0 or absent,
 //          1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, in_stride / out_stride
 //          != 1) and TWIDDLE (0, 1: twiddle_n != 0); FOLD (0 or absent, 1 or 2: with STRIDED,
@@ -98,8 +102,8 @@
 #ifndef COLUMNS
 #error "define COLUMNS"
 #endif
-#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16
-#error "define POINTS_PER_THREAD as 8 or 16"
+#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16 && POINTS_PER_THREAD != 32
+#error "define POINTS_PER_THREAD as 8, 16 or 32"
 #endif
 #if !defined(SPLIT) || !defined(PIPELINE)
 #error "define SPLIT and PIPELINE (0 or 1)"
@@ -186,7 +190,9 @@ __device__ __forceinline__ void butterfly(int it, int& c, int& j)
 // of ROW to a 128-byte row (the 32 banks). The next pass loads consecutive indices (a row) and
 // pass (R, NS) stores to (j / NS) NS R + j % NS + r NS; the padding spreads those stores over
 // the banks and keeps both sides' addresses a per-thread base plus constants:
-//   NS = 1: stride R, ROW / R lanes a row: one element a row shifts the rows by a bank each;
+//   NS = 1: stride R, ROW / R lanes a row: one element a row shifts the rows by a bank each
+//   (every R elements when R is longer than a row, radix 32 on float2: a butterfly's outputs
+//   must share their padding);
 //   1 < NS < ROW: runs of NS lanes, NS R apart: NS elements every NS R put consecutive runs on
 //   distinct slots of NS banks;
 //   NS >= ROW: the stores fill whole rows already.
@@ -195,7 +201,7 @@ __device__ __forceinline__ constexpr int pad(int e)
 {
     const unsigned u = (unsigned)e;  // e >= 0; unsigned divisions are shifts
     if constexpr (NS == 1) {
-        return (int)(u + u / ROW);
+        return (int)(u + u / (R > ROW ? R : ROW));
     } else if constexpr (NS < ROW) {
         return (int)(u + u / (NS * R) * NS);
     } else {
@@ -208,7 +214,7 @@ __device__ __forceinline__ constexpr int pad(int e)
 template <int ROW, int R, int NS>
 __device__ constexpr int pad_step(int step)
 {
-    constexpr int period = NS == 1 ? ROW : NS < ROW ? NS * R : 1;
+    constexpr int period = NS == 1 ? (R > ROW ? R : ROW) : NS < ROW ? NS * R : 1;
     return step % period == 0 ? pad<ROW, R, NS>(step) : -1;
 }
 
@@ -674,8 +680,13 @@ typedef float2 Exchanged;
 #endif
 
 // At most 64 registers a thread (1024 threads an SM): without the bound 8192 points take 122, one
-// block of 512 threads an SM.
+// block of 512 threads an SM. At 32 points a thread, whose points alone take 64, at most 128
+// (512 threads an SM).
+#if PPT == 32
+#define MIN_BLOCKS (THREADS >= 16 ? 512 / THREADS : 32)
+#else
 #define MIN_BLOCKS (THREADS >= 32 ? 1024 / THREADS : 32)
+#endif
 
 // REGISTER_PASSES_ONLY: the passes above for another kernel (conv1d_fft_fused_registers.cuh),
 // without this file's entry.

@@ -16,12 +16,15 @@
 // transform of the conjugate) and the valid outputs leave from registers, coalesced.
 //
 // 16384 points (filters up to 8192 taps, as CUDA's twin) exchange in index halves (HALVES,
-// fft_register_passes.h): 1024 work-items in 36 KiB.
+// fft_register_passes.h): 36 KiB. From 8192 points the host takes 32 points a work-item (radix-32
+// passes, half the work-items and one exchange fewer; at 16384 points 512 work-items without
+// the spills of 1024 at 64 registers): H100, N = 2^24, M = 8192 0.153 ms against 0.213 at 16,
+// CUDA's twin (16) 0.167 (crates/opencl/src/conv1d_fft.rs, default_points_per_thread).
 //
 // Entry:   conv1d_fft_fused(x, n, h_spectrum, scale, m, block_len, n_out, y), as conv1d_fft_fused.cl.
 // Launch:  ceil(ceil(n_out / B) / 2) groups of L / min(L, POINTS_PER_THREAD) work-items (512 at
 //          8192 points, 16 a work-item).
-// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16; 16 if absent);
+// Defines: REGISTERS (any value), LOG2_SIZE (4..14), POINTS_PER_THREAD (8, 16, 32; 16 if absent);
 //          HALVES (0 or absent, 1); REGISTER_CAP as fft_stockham_registers.h.
 
 #define COLUMNS 1

@@ -21,12 +21,29 @@ inline float2 w16(int q) {
     }
 }
 
-// i (< 16) with its low LOG_R bits reversed: plain arithmetic, so it folds to a constant once
-// the loops around it are unrolled.
-#define REV4(i) ((((i) & 1) << 3) | (((i) & 2) << 1) | (((i) & 4) >> 1) | (((i) & 8) >> 3))
-#define REVERSE(i, LOG_R) (REV4(i) >> (4 - (LOG_R)))
+// exp(SIGN 2 pi i q / 32) for q = 0..15: w16 at even q, literals at odd (radix 32, the register
+// passes at 32 points a work-item). Folds to the same constants as w16 for radices up to 16.
+inline float2 w32(int q) {
+    switch (q) {
+    case 1: return (float2)(0.98078528040323044f, SIGN * 0.19509032201612826f);
+    case 3: return (float2)(0.83146961230254524f, SIGN * 0.55557023301960222f);
+    case 5: return (float2)(0.55557023301960222f, SIGN * 0.83146961230254524f);
+    case 7: return (float2)(0.19509032201612826f, SIGN * 0.98078528040323044f);
+    case 9: return (float2)(-0.19509032201612826f, SIGN * 0.98078528040323044f);
+    case 11: return (float2)(-0.55557023301960222f, SIGN * 0.83146961230254524f);
+    case 13: return (float2)(-0.83146961230254524f, SIGN * 0.55557023301960222f);
+    case 15: return (float2)(-0.98078528040323044f, SIGN * 0.19509032201612826f);
+    default: return w16(q / 2);
+    }
+}
 
-// In-place DFT of the R = 2, 4, 8 or 16 points V[BASE .. BASE + R), natural order in and out:
+// i (< 32) with its low LOG_R bits reversed: plain arithmetic, so it folds to a constant once
+// the loops around it are unrolled.
+#define REV5(i) \
+    ((((i) & 1) << 4) | (((i) & 2) << 2) | ((i) & 4) | (((i) & 8) >> 2) | (((i) & 16) >> 4))
+#define REVERSE(i, LOG_R) (REV5(i) >> (5 - (LOG_R)))
+
+// In-place DFT of the R = 2, 4, 8, 16 or 32 points V[BASE .. BASE + R), natural order in and out:
 // bit reversal (register renaming once unrolled) then radix-2 decimation-in-time butterflies.
 // A macro rather than a function: a call would take the array's address, and a driver that
 // does not inline it (NVIDIA's did not) keeps the array in stack memory instead of registers.
@@ -48,12 +65,12 @@ inline float2 w16(int q) {
             _Pragma("unroll") for (int b_ = 0; b_ < (R) / 2; ++b_) {                          \
                 const int p_ = b_ % h_;                                                       \
                 const int t_ = (b_ / h_) * 2 * h_ + p_;                                       \
-                const int q_ = p_ * (8 / h_); /* W_{2h}^p = W_16^{p 16 / 2h} */               \
+                const int q_ = p_ * (16 / h_); /* W_{2h}^p = W_32^{p 32 / 2h} */              \
                 float2 b2_ = V[(BASE) + t_ + h_];                                             \
-                if (q_ == 4) {                                                                \
+                if (q_ == 8) {                                                                \
                     b2_ = (float2)(-SIGN * b2_.y, SIGN * b2_.x);                              \
                 } else if (q_ != 0) {                                                         \
-                    b2_ = cmul(b2_, w16(q_));                                                 \
+                    b2_ = cmul(b2_, w32(q_));                                                 \
                 }                                                                             \
                 const float2 a_ = V[(BASE) + t_];                                             \
                 V[(BASE) + t_] = a_ + b2_;                                                    \

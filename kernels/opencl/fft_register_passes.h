@@ -35,8 +35,8 @@
 // of a whole split exchange; only the round-0 loads need a copy (PPT / 2 floats), as a
 // work-item's round-1 stores may be the registers they would overwrite.
 //
-// Defines: LOG2_SIZE (0..13), COLUMNS (a power of two, COLUMNS * L <= 16384), POINTS_PER_THREAD
-//          (8, 16), SPLIT (0, 1: exchange one component at a time, floats, or float2), SIGN
+// Defines: LOG2_SIZE (0..14), COLUMNS (a power of two, COLUMNS * L <= 16384), POINTS_PER_THREAD
+//          (8, 16, 32), SPLIT (0, 1: exchange one component at a time, floats, or float2), SIGN
 //          (-1.0f forward, 1.0f inverse); STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS
 //          (0, 1: that side strided); HALVES (0 or absent, 1: with STRIDED and COLUMNS >= 2, or
 //          without STRIDED and COLUMNS = 1).
@@ -47,8 +47,8 @@
 #ifndef COLUMNS
 #error "define COLUMNS"
 #endif
-#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16
-#error "define POINTS_PER_THREAD as 8 or 16"
+#if POINTS_PER_THREAD != 8 && POINTS_PER_THREAD != 16 && POINTS_PER_THREAD != 32
+#error "define POINTS_PER_THREAD as 8, 16 or 32"
 #endif
 #ifndef SPLIT
 #error "define SPLIT (0 or 1)"
@@ -73,7 +73,9 @@
 #include "fft_dft.h"
 
 #define L (1 << LOG2_SIZE)
-#if POINTS_PER_THREAD == 16
+#if POINTS_PER_THREAD == 32
+#define LOG_PPT_MAX 5
+#elif POINTS_PER_THREAD == 16
 #define LOG_PPT_MAX 4
 #else
 #define LOG_PPT_MAX 3
@@ -161,15 +163,18 @@ typedef float2 Exchanged;
 
 // Where index e (uint, within the tile) is kept in the exchange after pass (R, NS). The next pass
 // loads consecutive indices and pass (R, NS) stores to (j / NS) NS R + j % NS + r NS:
-//   NS = 1: stride R, EX_ROW / R lanes a row: one element a row shifts the rows by a bank each;
+//   NS = 1: stride R, EX_ROW / R lanes a row: one element a row shifts the rows by a bank each
+//     (every R elements when R is longer than a row, radix 32 on float2: a butterfly's outputs
+//     must share their padding);
 //   1 < NS < EX_ROW: runs of NS lanes, NS R apart: NS elements every NS R put consecutive runs
 //   on distinct slots of NS banks;
 //   NS >= EX_ROW: the stores fill whole rows already.
+#define PAD_ROW(R) ((R) > EX_ROW ? (R) : EX_ROW)
 #define PAD_X(R, NS, e)                                                                          \
-    ((NS) == 1 ? (e) + (e) / EX_ROW : (NS) < EX_ROW ? (e) + (e) / ((NS) * (R)) * (NS) : (e))
+    ((NS) == 1 ? (e) + (e) / PAD_ROW(R) : (NS) < EX_ROW ? (e) + (e) / ((NS) * (R)) * (NS) : (e))
 // PAD_X(e + step) - PAD_X(e) for any e when step is a multiple of the padding's period (then
 // every load of a work-item is one base plus constants); -1 when it is not.
-#define PAD_PERIOD(R, NS) ((NS) == 1 ? EX_ROW : (NS) < EX_ROW ? (NS) * (R) : 1)
+#define PAD_PERIOD(R, NS) ((NS) == 1 ? PAD_ROW(R) : (NS) < EX_ROW ? (NS) * (R) : 1)
 #define PAD_STEP(R, NS, step)                                                                    \
     ((step) % PAD_PERIOD(R, NS) == 0 ? (int)PAD_X(R, NS, (uint)(step)) : -1)
 

@@ -38,7 +38,7 @@
 // Launch:  ceil(total_columns / COLUMNS) groups of COLUMNS * L / PPT work-items
 //          (PPT = min(L, POINTS_PER_THREAD)); EXCHANGE_LEN * (SPLIT ? 4 : 8) bytes of local memory.
 // Defines: REGISTERS (any value), LOG2_SIZE (0..14), COLUMNS (a power of two, COLUMNS * L <=
-//          16384), POINTS_PER_THREAD (8, 16), SPLIT (0, 1); HALVES (0 or absent, 1: four-step
+//          16384), POINTS_PER_THREAD (8, 16, 32), SPLIT (0, 1); HALVES (0 or absent, 1: four-step
 //          passes by column, one column by index, see fft_register_passes.h); INVERSE (optional) as fft_stockham.cl;
 //          STRIDED (0 or absent, 1) and with it IN_COLS, OUT_COLS (0, 1: that side strided, its
 //          pass dealt column first, see fft_register_passes.h) and TWIDDLE (0, 1: twiddle_n != 0,

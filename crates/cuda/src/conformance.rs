@@ -309,6 +309,47 @@ fn stockham_folds_large_batches_of_2_to_the_15_points_and_agrees_with_the_refere
     }
 }
 
+/// 32 points a thread (radix-32 passes, at most 128 registers): fft `stockham`'s register kernel
+/// at every size a block holds, exchanged split and whole, staged ahead, folded at 2^15 and in the
+/// four-step beyond, and conv1d `fft-fused` at transforms of 4096 to 16384 points, against the
+/// f64 reference; the shared kernel, which holds 8 or 16, refuses it.
+#[test]
+fn thirty_two_points_a_thread_agree_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let stockham = backend().variant(Workload::Fft, "stockham").unwrap();
+    let at_32 = || Params::new().with("points_per_thread", 32usize);
+    for log2 in 0..=16 {
+        for batch in [1, 37] {
+            let problem = Problem::Fft { size: 1 << log2, batch };
+            let mut cases = vec![at_32().with("path", "registers"), at_32().with("exchange", "whole")];
+            if log2 >= 1 {
+                cases.push(at_32().with("path", "pipelined"));
+            }
+            for tunables in &cases {
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &stockham, &problem, tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+            }
+        }
+    }
+    let fused = backend().variant(Workload::Conv1d, "fft-fused").unwrap();
+    for (n, m, fft_len) in [(30_000, 1000, 4096usize), (50_000, 3000, 8192), (60_000, 5000, 16384), (3, 8192, 16384)] {
+        let problem = Problem::Conv1d { n, m };
+        let tunables = at_32().with("fft_len", fft_len);
+        let outcome = dspbench_conformance::check_case_with(backend(), 0, &fused, &problem, &tunables);
+        assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+    }
+    let shared = at_32().with("path", "shared");
+    let request = PlanRequest {
+        problem: Problem::Fft { size: 1024, batch: 1 },
+        variant: "stockham",
+        tunables: &shared,
+        device: 0,
+    };
+    assert!(matches!(backend().plan(&request), Err(Error::Input(_))));
+}
+
 #[test]
 fn availability_is_a_reason_or_described_devices_never_a_panic() {
     match backend().availability() {

@@ -21,7 +21,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes with the points in registers, exchanged through shared memory (filters up to 8192 taps)",
+              passes (radix 32 from 8192 points) with the points in registers, exchanged through shared memory (filters up to 8192 taps)",
     tunables: &["fft_len", "path", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
@@ -30,15 +30,21 @@ pub(crate) const FILE: &str = "conv1d_fft_fused";
 
 /// Points each thread holds by default (the kernels' PPT).
 const POINTS_PER_THREAD: usize = 16;
-/// Points a thread of the register kernel holds (tunable `points_per_thread`: 8 or 16, within
+/// Transforms from this length take 32 points a thread on the register kernel.
+const LONG_FFT_LEN: usize = 8192;
+/// Points a thread of the register kernel holds (tunable `points_per_thread`: 8, 16 or 32, within
 /// 1024 threads a block); the shared kernel holds 16. Twice the threads measured slower on an
 /// H100 (N = 2^24, M = 1024 / 2048 / 4096: 0.0856 / 0.141 / 0.196 ms against 0.0772 / 0.100 /
-/// 0.136; reports/2026-11-26-h100/experiments/call-33).
+/// 0.136; reports/2026-11-26-h100/experiments/call-33); half the threads (32 points, radix-32
+/// passes at up to 128 registers, one pass and one exchange fewer) faster from 8192 points, so
+/// the default there, as on OpenCL: M = 2048 / 4096 / 8192 0.0957 / 0.1190 / 0.1531 against
+/// 0.1004 / 0.1365 / 0.1667, but M = 1024 (4096 points) 0.0930 against 0.0772 (call-197).
 fn points_per_thread(tunables: &dspbench_core::Params, registers: bool, fft_len: usize) -> Result<usize, Error> {
     match tunables.positive_opt("points_per_thread")? {
+        None if registers && fft_len >= LONG_FFT_LEN => Ok(32),
         None => Ok(POINTS_PER_THREAD),
-        Some(p) if !registers || ![8, 16].contains(&p) => Err(Error::input(format!(
-            "conv1d `fft-fused` tunable `points_per_thread` is 8 or 16, on the register kernel; got {p}"
+        Some(p) if !registers || ![8, 16, 32].contains(&p) => Err(Error::input(format!(
+            "conv1d `fft-fused` tunable `points_per_thread` is 8, 16 or 32, on the register kernel; got {p}"
         ))),
         Some(p) if fft_len / p > 1024 => Err(Error::unsupported(format!(
             "conv1d `fft-fused` with {p} points a thread needs {} threads a block for {fft_len}-point transforms; \

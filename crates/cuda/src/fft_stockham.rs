@@ -26,6 +26,8 @@ const ENTRY_REGISTERS: &str = "fft_stockham_registers";
 /// one block an SM), and the most threads it may have.
 const BLOCK_POINTS: usize = 16384;
 const MAX_THREADS: usize = 1024;
+/// Transforms from this length in a block of their own take 32 points a thread ([`points_per_thread`]).
+const LONG_POINTS: usize = 8192;
 /// Points a block of several transforms holds (35 KiB: several blocks share an SM).
 const MULTI_COLUMN_POINTS: usize = 4096;
 /// Columns a block of a strided pass holds where they fit (columns up to 2048 points): 8 x 8
@@ -155,13 +157,34 @@ pub(crate) fn columns_per_block(pass: &Layout, sms: u32, strided_columns: Option
 /// of 7.1, cuFFT 4.4; at 16384 x 1024 radix 16 stays the faster). Four-step passes of 512-point
 /// columns take 8 too: three radix-8 passes instead of radix 2 and two of 16, twice the
 /// threads (2^18 x 64: 0.187 ms, 16 points 0.192; 2^20 x 16 with 8 0.212, 16 0.199).
+///
+/// Transforms of [`LONG_POINTS`] points or more in a block of their own (contiguous, or the halves
+/// of a folded one) take 32 (radix-32 passes at up to 128 registers: one pass and one exchange
+/// fewer, half the threads), at every batch. H100, kernel ms, 32 against the default, cuFFT
+/// beside (reports/2026-11-26-h100/experiments/call-197): 8192 x 2048 0.0936 against 0.0961
+/// (0.0956), 16384 x 1024 pipelined 0.1011 against 0.1036 (0.1150), 2^15 x 512 folded 0.1533
+/// against 0.1601 (0.1609), 8192 x 16 0.0049 against 0.0066 (0.0052), 16384 x 64 0.0105 against
+/// 0.0128 (0.0122), 16384 x 1 0.0090 against 0.0112 (0.0106); level below 8192 points (4096 x
+/// 4096 0.0916 against 0.0917) and slower in the four-step's strided passes (65536 x 256 0.1877
+/// against 0.1865, 2^24 x 1 0.2551 against 0.2458).
 pub(crate) fn points_per_thread(pass: &Layout, sms: u32) -> usize {
+    let own_block = !pass.strided() || pass.fold;
     let small_batch = !pass.strided() && pass.total_columns < 2 * sms as usize && pass.len <= 8 * MAX_THREADS;
-    if small_batch || (pass.strided() && pass.len == 512) {
+    if own_block && pass.len >= LONG_POINTS {
+        32
+    } else if small_batch || (pass.strided() && pass.len == 512) {
         8
     } else {
         16
     }
+}
+
+/// Whether a block of `threads` at `per_thread` points fills an SM's registers alone: 1024
+/// threads at 64 registers, or 512 at 32 points a thread (128 registers, the kernel's
+/// MIN_BLOCKS).
+fn fills_an_sm(threads: u32, per_thread: usize) -> bool {
+    let registers = if per_thread == 32 { 128 } else { 64 };
+    threads as usize * registers == 64 * MAX_THREADS
 }
 
 /// How a launch runs (tunable `path`): contiguous one-launch batches and four-step passes alike.
@@ -188,9 +211,11 @@ impl Path {
     }
 }
 
-/// The path of `pass` of `columns` a block run by blocks of `threads`: `Registers`, or
-/// `Pipelined` when a block has 1024 threads: at 64 registers a thread it then fills an SM
-/// alone, and only its own copy-ahead overlaps global reads with the passes. Measured on an
+/// The path of `pass` of `columns` a block run by blocks of `threads` at `per_thread` points:
+/// `Registers`, or `Pipelined` when a block fills an SM alone ([`fills_an_sm`]), so that only its
+/// own copy-ahead overlaps global reads with the passes, and there are more tiles than `sms` for
+/// it to copy ahead (16384 x 64 at 32 points: registers 0.0105 ms, pipelined 0.0112; 16384 x 1024
+/// 0.1044 and 0.1011, reports/2026-11-26-h100/experiments/call-197). Measured on an
 /// H100 (2^24 points a batch, kernel ms; cuFFT beside): 16384 x 1024 shared 0.149, registers
 /// 0.111, pipelined 0.104 (cuFFT 0.114); 8192 x 2048 shared 0.146, registers 0.096, pipelined
 /// 0.108 (two blocks an SM already overlap; cuFFT 0.096); 4096 x 4096 shared 0.099, registers
@@ -198,7 +223,14 @@ impl Path {
 /// columns a block: registers 0.223, pipelined 0.214), except with 4 columns a block
 /// (4096-point columns), whose 32-byte rows the copy-ahead moves no faster (2^24 x 1: registers
 /// 0.246, pipelined 0.256).
-pub(crate) fn path_for(pass: &Layout, columns: usize, threads: u32, asked: Option<Path>) -> Path {
+pub(crate) fn path_for(
+    pass: &Layout,
+    columns: usize,
+    threads: u32,
+    per_thread: usize,
+    sms: u32,
+    asked: Option<Path>,
+) -> Path {
     // The copy-ahead moves 16 bytes at a time: two points of a contiguous column, or point i of
     // two adjacent columns of one transform (a strided input, columns even and within cpb).
     let staged = if pass.in_stride == 1 {
@@ -210,7 +242,9 @@ pub(crate) fn path_for(pass: &Layout, columns: usize, threads: u32, asked: Optio
     match asked {
         Some(Path::Pipelined) if !staged => Path::Registers,
         Some(p) => p,
-        None if staged && wide && threads as usize == MAX_THREADS => Path::Pipelined,
+        None if staged && wide && fills_an_sm(threads, per_thread) && pass.total_columns > columns * sms as usize => {
+            Path::Pipelined
+        }
         None => Path::Registers,
     }
 }
@@ -303,8 +337,8 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         )));
     }
     let asked_per_thread = ctx.tunables.positive_opt("points_per_thread")?;
-    if let Some(p) = asked_per_thread.filter(|p| ![8, 16].contains(p)) {
-        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
+    if let Some(p) = asked_per_thread.filter(|p| ![8, 16, 32].contains(p)) {
+        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8, 16 or 32, got {p}")));
     }
     let mut modules = Vec::new();
     let mut launches = Vec::new();
@@ -322,7 +356,14 @@ pub(crate) fn plan(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         }
         let grid = blocks_for(pass.total_columns, columns, "stockham blocks")?;
         // A folded launch stages nothing ahead: two tiles would not fit.
-        let path = if pass.fold { Path::Registers } else { path_for(&pass, columns, block.0, asked_path) };
+        let path =
+            if pass.fold { Path::Registers } else { path_for(&pass, columns, block.0, per_thread, sms, asked_path) };
+        if path == Path::Shared && per_thread == 32 {
+            return Err(Error::input(
+                "fft `stockham` tunable `points_per_thread: 32` needs the register kernel; `path: shared` holds 8 or 16"
+                    .to_string(),
+            ));
+        }
         let defines = Defines::new()
             .set("LOG2_SIZE", pass.log2_len())
             .set("COLUMNS", columns)
@@ -482,7 +523,7 @@ mod tests {
         let [pass] = passes(1 << 15, 3, None, true)[..] else { panic!("one launch") };
         assert_eq!(pass, Layout::halves(BLOCK_POINTS, 3));
         assert_eq!((pass.total_columns, columns_per_block(&pass, sms, None)), (6, 1));
-        assert_eq!(threads(pass.log2_len(), 1, points_per_thread(&pass, sms)), 1024);
+        assert_eq!(threads(pass.log2_len(), 1, points_per_thread(&pass, sms)), 512);
         // Unfolded: asked for by `first_len` or by the shared path.
         assert_eq!(passes(1 << 15, 3, Some(128), true).len(), 2);
         assert_eq!(passes(1 << 15, 3, None, false).len(), 2);
@@ -536,24 +577,31 @@ mod tests {
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
         assert_eq!(points_per_thread(&passes(1 << 18, 64, None, true)[1], sms), 8);
         // Contiguous batches take the register kernel, pipelined when a block fills an SM.
+        // (more tiles than SMs to copy ahead).
         let one = passes(16384, 1024, None, true)[0];
-        assert_eq!(path_for(&one, 1, threads(14, 1, 16), None), Path::Pipelined);
-        assert_eq!(path_for(&passes(8192, 2048, None, true)[0], 1, threads(13, 1, 16), None), Path::Registers);
-        assert_eq!(path_for(&passes(1, 8, None, true)[0], 8, 1, Some(Path::Pipelined)), Path::Registers);
-        assert_eq!(path_for(&one, 1, 1024, Some(Path::Shared)), Path::Shared);
+        assert_eq!(points_per_thread(&one, sms), 32);
+        assert_eq!(path_for(&one, 1, threads(14, 1, 32), 32, sms, None), Path::Pipelined);
+        assert_eq!(path_for(&one, 1, threads(14, 1, 16), 16, sms, None), Path::Pipelined);
+        let few = passes(16384, 64, None, true)[0];
+        assert_eq!(path_for(&few, 1, threads(14, 1, 32), 32, sms, None), Path::Registers);
+        let eight = passes(8192, 2048, None, true)[0];
+        assert_eq!(path_for(&eight, 1, threads(13, 1, 32), 32, sms, None), Path::Registers);
+        assert_eq!(path_for(&eight, 1, threads(13, 1, 16), 16, sms, None), Path::Registers);
+        assert_eq!(path_for(&passes(1, 8, None, true)[0], 8, 1, 1, sms, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&one, 1, 1024, 16, sms, Some(Path::Shared)), Path::Shared);
         // Four-step passes take the register kernel too, pipelined where blocks fill an SM and
         // two adjacent columns of a strided input make the copy's 16 bytes.
-        assert_eq!(path_for(&four_step[1], 4, 256, None), Path::Registers);
-        assert_eq!(path_for(&four_step[1], 4, 256, Some(Path::Shared)), Path::Shared);
-        assert_eq!(path_for(&largest_split[0], 4, 1024, None), Path::Registers);
-        assert_eq!(path_for(&largest_split[1], 4, 1024, Some(Path::Pipelined)), Path::Pipelined);
+        assert_eq!(path_for(&four_step[1], 4, 256, 16, sms, None), Path::Registers);
+        assert_eq!(path_for(&four_step[1], 4, 256, 16, sms, Some(Path::Shared)), Path::Shared);
+        assert_eq!(path_for(&largest_split[0], 4, 1024, 16, sms, None), Path::Registers);
+        assert_eq!(path_for(&largest_split[1], 4, 1024, 16, sms, Some(Path::Pipelined)), Path::Pipelined);
         let split_22 = passes(1 << 22, 4, None, true);
         assert_eq!(columns_per_block(&split_22[0], sms, None), 8);
-        assert_eq!(path_for(&split_22[0], 8, 1024, None), Path::Pipelined);
-        assert_eq!(path_for(&split_22[1], 8, 1024, None), Path::Pipelined);
-        assert_eq!(path_for(&largest_split[0], 1, 256, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&split_22[0], 8, 1024, 16, sms, None), Path::Pipelined);
+        assert_eq!(path_for(&split_22[1], 8, 1024, 16, sms, None), Path::Pipelined);
+        assert_eq!(path_for(&largest_split[0], 1, 256, 16, sms, Some(Path::Pipelined)), Path::Registers);
         let narrow = passes(1 << 15, 1, Some(1 << 14), true)[0]; // 2 columns a transform
-        assert_eq!(path_for(&narrow, 4, 1024, Some(Path::Pipelined)), Path::Registers);
+        assert_eq!(path_for(&narrow, 4, 1024, 16, sms, Some(Path::Pipelined)), Path::Registers);
         // The exchange is whole but for 16384-point tiles (where pipelined, whole does not fit).
         let most = Limits::H100.max_shared_per_block;
         assert!(split_exchange(None, 16384, 0, Path::Pipelined, most, false));
@@ -571,10 +619,13 @@ mod tests {
         // Folded (2^15): whole where it fits, split beside the cluster form's stage.
         assert!(!split_exchange(None, 16384, 32, Path::Registers, most, true));
         assert!(split_exchange(None, 16384, 32, Path::Pipelined, most, true));
-        // One transform of 16384 points: 1024 threads of 16, even for a batch of one.
+        // One transform of 16384 points: 512 threads of 32, even for a batch of one; 8192 points
+        // in small batches too (not 8), the four-step's strided passes not.
         let largest = passes(16384, 1, None, true)[0];
-        assert_eq!(points_per_thread(&largest, sms), 16);
-        assert_eq!(threads(14, 1, 16), 1024);
+        assert_eq!(points_per_thread(&largest, sms), 32);
+        assert_eq!(threads(14, 1, 32), 512);
+        assert_eq!(points_per_thread(&passes(8192, 16, None, true)[0], sms), 32);
+        assert_eq!(points_per_thread(&passes(65536, 256, None, true)[1], sms), 16);
         assert_eq!(8 * pitch(14), 139_272);
     }
 }

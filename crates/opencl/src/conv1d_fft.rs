@@ -93,26 +93,49 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes with the points in registers, exchanged through local memory (filters up to 8192 taps)",
+              passes (radix 32 from 8192 points) with the points in registers, exchanged through local memory (filters up to 8192 taps)",
     tunables: &["fft_len", "path", "max_registers", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
 
 /// conv1d `fft-fused` (kernels/opencl/conv1d_fft_fused.cl): the filter's spectrum at upload (split,
 /// then this backend's `fft_stockham`), then one launch a run.
-/// The register kernel's cap on NVIDIA unless `max_registers` says otherwise: CUDA's launch-bounds
-/// figure (64 for 256 or 1024 work-items), but 128 for groups of 512 (8192-point transforms at 16
-/// points a work-item: one group a compute unit without spills, where 64 spilled). H100, N = 2^24, kernel
-/// ms, caps 64 / 80 / 96 / 128 / none: M = 2048 0.124 / 0.131 / 0.126 / 0.116 / 0.127, M = 4096 0.159
-/// / 0.166 / 0.163 / 0.155 / 0.164, CUDA's twin 0.100 and 0.136 in the same call
-/// (reports/2026-11-26-h100/experiments/call-39).
-fn default_register_cap(threads: usize) -> u32 {
-    if threads == 512 {
-        128
-    } else {
-        stockham::cuda_register_cap(threads)
+/// The register kernel's cap on NVIDIA unless `max_registers` says otherwise (`None`: none, the
+/// driver's choice under reqd_work_group_size): CUDA's launch-bounds figure (64 for 256 or 1024
+/// work-items), but 128 for groups of 512 at 16 points a work-item (8192-point transforms: one
+/// group a compute unit without spills, where 64 spilled; H100, N = 2^24, kernel ms, caps 64 / 80 /
+/// 96 / 128 / none: M = 2048 0.124 / 0.131 / 0.126 / 0.116 / 0.127, M = 4096 0.159 / 0.166 / 0.163
+/// / 0.155 / 0.164, CUDA's twin 0.100 and 0.136 in the same call,
+/// reports/2026-11-26-h100/experiments/call-39). At 32 points a work-item: 128 for 8192-point
+/// transforms (256 work-items, two groups a compute unit), none for 16384 (512; the driver keeps
+/// 128 too): M = 4096 0.1132 capped against 0.1300, M = 8192 0.1565 against 0.1526 (call-196).
+fn default_register_cap(threads: usize, per_thread: usize) -> Option<u32> {
+    match (per_thread, threads) {
+        (LONG_POINTS_PER_THREAD, 512) => None,
+        (LONG_POINTS_PER_THREAD, _) => Some(128),
+        (_, 512) => Some(128),
+        _ => Some(stockham::cuda_register_cap(threads)),
     }
 }
+
+/// Points a work-item of the register kernel holds unless `points_per_thread` says otherwise: 32
+/// in transforms of 8192 points or more (filters of 2049 taps or more), where three passes of
+/// radix 8 or 16 and two of 32 replace four of radix 2 or 4 and three of 16 and, at 16384 points,
+/// the 64 registers of 1024 work-items spilled 144 bytes. H100, N = 2^24, kernel ms, 32 against
+/// 16, CUDA's twin (16) beside (reports/2026-11-26-h100/experiments/call-196): M = 2048 0.0862
+/// against 0.1155 (0.1006), M = 4096 0.1132 against 0.1542 (0.1362), M = 8192 0.1526 against
+/// 0.2133 (0.1674); slower below (M = 256 0.0732 against 0.0663, M = 1024 0.0872 against 0.0728).
+fn default_points_per_thread(fft_len: usize) -> usize {
+    if fft_len >= LONG_FFT_LEN {
+        LONG_POINTS_PER_THREAD
+    } else {
+        16
+    }
+}
+
+/// Transforms from this length take [`LONG_POINTS_PER_THREAD`] points a work-item.
+const LONG_FFT_LEN: usize = 8192;
+const LONG_POINTS_PER_THREAD: usize = 32;
 
 pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let Problem::Conv1d { n, m } = ctx.problem else {
@@ -123,14 +146,14 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     let len = s.fft_len;
     // Points a work-item of the register kernel holds (tunable `points_per_thread`): 8 measured
     // slower than 16 on an H100 (N = 2^24, M = 4096: 0.202 ms against 0.162; call-33).
-    let per_thread = match ctx.tunables.positive_opt("points_per_thread")? {
-        None => 16,
-        Some(p) if [8, 16].contains(&p) => p,
+    let asked_per_thread = ctx.tunables.positive_opt("points_per_thread")?;
+    let per_thread = match asked_per_thread {
+        None => default_points_per_thread(len),
+        Some(p) if [8, 16, 32].contains(&p) => p,
         Some(p) => {
-            return Err(Error::input(format!("conv1d `fft-fused` tunable `points_per_thread` is 8 or 16, got {p}")))
+            return Err(Error::input(format!("conv1d `fft-fused` tunable `points_per_thread` is 8, 16 or 32, got {p}")))
         }
     };
-    let threads = len / per_thread.min(len);
     // The register kernel unless asked otherwise: faster at every length measured (H100, N =
     // 2^24: M = 256 0.0703 ms against the float2 tile's 0.0914, M = 1024 0.0753 against 0.0875,
     // reports/2026-11-26-h100/experiments/call-29, call-30), and the only one past 4096 points.
@@ -153,9 +176,11 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
     if registers {
         dspbench_kernels::conv1d_fft::check_32_bit_indices(n, m, len)?;
     }
-    if !registers && per_thread != 16 {
+    let per_thread = if registers { per_thread } else { 16 };
+    if !registers && asked_per_thread.is_some_and(|p| p != 16) {
         return Err(Error::input("conv1d `fft-fused` tunable `points_per_thread` applies to the register kernel"));
     }
+    let threads = len / per_thread.min(len);
     let mut defines = Defines::new().set("LOG2_SIZE", len.trailing_zeros());
     let mut vendor = VendorOptions::default();
     if registers {
@@ -167,7 +192,7 @@ pub(crate) fn plan_fused(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error>
         }
         // Tunable `max_registers`: NVIDIA's register cap, or `none` for reqd_work_group_size's choice.
         let cap = crate::tunables::register_cap(ctx.tunables, "conv1d `fft-fused`")?
-            .unwrap_or(Some(default_register_cap(threads)));
+            .unwrap_or(default_register_cap(threads, per_thread));
         if let (Some(cap), true) = (cap, device.is_nvidia()) {
             defines = defines.set("REGISTER_CAP", cap);
             vendor.nv_max_registers = Some(cap);
@@ -249,10 +274,15 @@ mod tests {
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
         }
-        // 8 points a work-item: twice the work-items, five passes of radix 8 and 2 at 8192 points.
-        for (n, m) in [(50_000, 3000), (10_000, 100)] {
+        // 8 points a work-item: twice the work-items, five passes of radix 8 and 2 at 8192 points;
+        // 32: half the work-items, three passes of radix 8 (16 at 16384) and 32, the largest in
+        // index halves.
+        for (n, m, per_thread) in [(50_000, 3000, 8usize), (10_000, 100, 8), (50_000, 3000, 32), (10_000, 100, 32)]
+            .into_iter()
+            .chain([(60_000, 5000, 32), (3, 8192, 32)])
+        {
             let problem = Problem::Conv1d { n, m };
-            let tunables = Params::new().with("points_per_thread", 8usize);
+            let tunables = Params::new().with("points_per_thread", per_thread);
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}: {outcome:?}");
         }

@@ -175,9 +175,9 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
 /// `stockham`: samples -> output through `fft_stockham.cl`; tunables `path` (`shared`: the
 /// all-in-local-memory kernel for every launch, the default but on NVIDIA; `registers`: the
 /// register kernel), `exchange` (`split`, `whole`, or `halves`: split, a four-step group's columns
-/// half at a time, a one-transform group's points by index), `points_per_thread` (8, 16),
+/// half at a time, a one-transform group's points by index), `points_per_thread` (8, 16, 32),
 /// `max_registers` (NVIDIA's register cap, 16 to 255 or `none`; CUDA's launch-bounds figure by
-/// default), `columns` (a four-step group's columns) and `fold` (`reads`: two groups a transform,
+/// default, 128 at 32 points a work-item), `columns` (a four-step group's columns) and `fold` (`reads`: two groups a transform,
 /// each reading both halves; `none`: one group a transform, the four-step beyond) of the register
 /// kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
@@ -219,8 +219,8 @@ fn stockham_choice(ctx: &PlanCtx<'_>) -> Result<stockham::Choice, Error> {
         return Err(Error::input(format!("fft `stockham` tunable `columns` must be a power of two, got {c}")));
     }
     let per_thread = ctx.tunables.positive_opt("points_per_thread")?;
-    if let Some(p) = per_thread.filter(|p| ![8, 16].contains(p)) {
-        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8 or 16, got {p}")));
+    if let Some(p) = per_thread.filter(|p| ![8, 16, 32].contains(p)) {
+        return Err(Error::input(format!("fft `stockham` tunable `points_per_thread` is 8, 16 or 32, got {p}")));
     }
     let max_registers = crate::tunables::register_cap(ctx.tunables, "fft `stockham`")?;
     let fold = match ctx.tunables.string_opt("fold")? {
@@ -289,7 +289,7 @@ mod tests {
     }
 
     /// The register kernel at every size it takes in one launch (1 to 16384 points in a group at
-    /// 16 a work-item, 8192 at 8; twice that as two groups folding the halves), both exchanges
+    /// 16 or 32 a work-item, 8192 at 8; twice that as two groups folding the halves), both exchanges
     /// and both radices, against the f64 reference, with partial last groups (odd batches); the
     /// exchange in index halves (what NVIDIA's 48 KiB takes for 16384 points, forced here) and
     /// the fold asked for and refused; and the shared path beside it, which takes 8192 points
@@ -309,11 +309,14 @@ mod tests {
             for batch in [1, 3, 37] {
                 let problem = Problem::Fft { size: 1 << log2, batch };
                 let mut cases = vec![Params::new(), Params::new().with("path", "shared")];
-                for (exchange, per_thread) in [("split", 8), ("split", 16), ("whole", 8), ("whole", 16)] {
+                for (exchange, per_thread) in
+                    [("split", 8), ("split", 16), ("split", 32), ("whole", 8), ("whole", 16), ("whole", 32)]
+                {
                     cases.push(with("registers", exchange, per_thread));
                 }
                 if log2 >= 12 {
                     cases.push(with("registers", "halves", 16));
+                    cases.push(with("registers", "halves", 32));
                 }
                 if log2 == 14 {
                     cases.push(Params::new().with("fold", "reads"));

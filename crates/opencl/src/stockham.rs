@@ -19,6 +19,17 @@ const GROUP_POINTS: usize = 4096;
 const MAX_THREADS: usize = 1024;
 /// Points each work-item holds (fewer only in transforms shorter than this).
 const POINTS_PER_THREAD: usize = 16;
+/// Transforms of a group (or half a folded transform) from this length take
+/// [`LONG_POINTS_PER_THREAD`]: three passes of radix 8 or 16 and two of 32, half the work-items and
+/// one exchange fewer than at 16 (four passes, at 16384 points each exchange in two index halves).
+/// H100, NVIDIA's OpenCL, kernel ms, 32 against 16 (8 for small batches), CUDA's twin at 16 beside
+/// (reports/2026-11-26-h100/experiments/call-196): 8192 x 2048 0.0970 against 0.1005 (0.0963),
+/// 16384 x 1024 0.1062 against 0.1190 (0.1048), 32768 x 512 folded 0.1690 against 0.1822 (0.1627),
+/// 8192 x 16 0.0061 against 0.0081 (0.0065), 16384 x 1 0.0085 against 0.0106 (0.0112); level or
+/// slower below 8192 points (4096 x 4096 0.0933 both) and in the four-step's strided passes (2^24
+/// x 1 0.2955 against 0.2662).
+const LONG_GROUP_POINTS: usize = 8192;
+const LONG_POINTS_PER_THREAD: usize = 32;
 /// Columns a group of the register kernel's four-step passes holds where they fit, and the fewest
 /// it takes where work-items allow (whole 32-byte sectors of every row; see [`strided_columns`]).
 const STRIDED_COLUMNS: usize = 8;
@@ -53,7 +64,7 @@ pub(crate) struct Choice {
     /// Points a work-item of the register kernel holds (8 or 16).
     pub per_thread: Option<usize>,
     /// The register kernel's register cap on NVIDIA (tunable `max_registers`): `Some(None)` for
-    /// none (the driver's choice), `None` for [`cuda_register_cap`].
+    /// none (the driver's choice), `None` for [`default_register_cap`].
     pub max_registers: Option<Option<u32>>,
     /// Exchange the four-step passes' columns half a group at a time (`exchange: halves`, with
     /// `split`); by default only where the whole group's exchange does not fit local memory.
@@ -269,7 +280,7 @@ fn register_launch(
             .set("TWIDDLE", u32::from(layout.twiddle_n != 0));
     }
     let entry = "fft_stockham_registers";
-    let cap = choice.max_registers.unwrap_or(Some(cuda_register_cap(threads)));
+    let cap = choice.max_registers.unwrap_or(Some(default_register_cap(threads, per_thread)));
     let vendor = VendorOptions { nv_max_registers: cap };
     // Where the cap applies, the kernel drops its reqd_work_group_size, which would override it
     // (see fft_stockham_registers.h).
@@ -358,15 +369,30 @@ fn folds_by_default(size: usize, batch: usize, group: usize, compute_units: usiz
     }
 }
 
-/// Points a work-item of the register kernel holds: 16, or 8 when the batch is too small to
-/// give every compute unit two groups (twice the work-items then hide more latency: CUDA's
-/// rule), where a group of 8 points a work-item stays within `max_threads`.
+/// Points a work-item of the register kernel holds: [`LONG_POINTS_PER_THREAD`] in transforms of
+/// [`LONG_GROUP_POINTS`] points or more (a group's one transform, or half a folded one); else 16,
+/// or 8 when the batch is too small to give every compute unit two groups (twice the work-items
+/// then hide more latency: CUDA's rule), where a group of 8 points a work-item stays within
+/// `max_threads`.
 fn register_points_per_thread(layout: &Layout, compute_units: usize, max_threads: usize) -> usize {
     let small = layout.total_columns < 2 * compute_units;
-    if small && layout.len <= 8 * max_threads {
+    if layout.len >= LONG_GROUP_POINTS {
+        LONG_POINTS_PER_THREAD
+    } else if small && layout.len <= 8 * max_threads {
         8
     } else {
         POINTS_PER_THREAD
+    }
+}
+
+/// The register kernel's cap on NVIDIA unless `max_registers` says otherwise: CUDA's
+/// launch-bounds figure (64), but 128 at 32 points a work-item, which spill at 64 (the 64 data
+/// registers alone) and have 128 without spills (NVIDIA's build log, call-195).
+fn default_register_cap(threads: usize, per_thread: usize) -> u32 {
+    if per_thread == LONG_POINTS_PER_THREAD {
+        128
+    } else {
+        cuda_register_cap(threads)
     }
 }
 
