@@ -160,17 +160,20 @@ pub(crate) fn columns_per_block(pass: &Layout, sms: u32, strided_columns: Option
 ///
 /// Transforms of [`LONG_POINTS`] points or more in a block of their own (contiguous, or the halves
 /// of a folded one) take 32 (radix-32 passes at up to 128 registers: one pass and one exchange
-/// fewer, half the threads), at every batch. H100, kernel ms, 32 against the default, cuFFT
-/// beside (reports/2026-11-26-h100/experiments/call-197): 8192 x 2048 0.0936 against 0.0961
+/// fewer, half the threads), at every batch; so do contiguous batches from 256 points that give
+/// every SM two blocks. H100, kernel ms, 32 against the default, cuFFT beside
+/// (reports/2026-11-26-h100/experiments/call-197, call-199): 256 x 65536 0.0911 against 0.0920
+/// (0.0917), 512 x 32768 0.0913 against 0.0920 (0.0927), 8192 x 2048 0.0936 against 0.0961
 /// (0.0956), 16384 x 1024 pipelined 0.1011 against 0.1036 (0.1150), 2^15 x 512 folded 0.1533
 /// against 0.1601 (0.1609), 8192 x 16 0.0049 against 0.0066 (0.0052), 16384 x 64 0.0105 against
-/// 0.0128 (0.0122), 16384 x 1 0.0090 against 0.0112 (0.0106); level below 8192 points (4096 x
-/// 4096 0.0916 against 0.0917) and slower in the four-step's strided passes (65536 x 256 0.1877
-/// against 0.1865, 2^24 x 1 0.2551 against 0.2458).
+/// 0.0128 (0.0122), 16384 x 1 0.0090 against 0.0112 (0.0106); level at 1024 and 4096 points
+/// (0.0918 against 0.0917, 0.0916 against 0.0917), slower in small batches below 8192 points
+/// (1024 x 64 0.0022 against radix 8's 0.0018) and in the four-step's strided passes (65536 x
+/// 256 0.1877 against 0.1865, 2^24 x 1 0.2551 against 0.2458).
 pub(crate) fn points_per_thread(pass: &Layout, sms: u32) -> usize {
     let own_block = !pass.strided() || pass.fold;
     let small_batch = !pass.strided() && pass.total_columns < 2 * sms as usize && pass.len <= 8 * MAX_THREADS;
-    if own_block && pass.len >= LONG_POINTS {
+    if own_block && (pass.len >= LONG_POINTS || (pass.len >= 256 && !small_batch)) {
         32
     } else if small_batch || (pass.strided() && pass.len == 512) {
         8
@@ -559,7 +562,8 @@ mod tests {
         assert_eq!(threads(2, 8, 16), 8);
         // Small batches: radix 8, twice the threads.
         assert_eq!(points_per_thread(&passes(1024, 64, None, true)[0], sms), 8);
-        assert_eq!(points_per_thread(&passes(1024, 16384, None, true)[0], sms), 16);
+        assert_eq!(points_per_thread(&passes(1024, 16384, None, true)[0], sms), 32);
+        assert_eq!(points_per_thread(&passes(128, 16384, None, true)[0], sms), 16);
         assert_eq!(threads(10, 1, 8), 128);
         // Strided passes of a four-step transform keep whole blocks of columns.
         // The first_len tunable moves the split, the product staying the size.

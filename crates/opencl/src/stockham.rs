@@ -370,13 +370,15 @@ fn folds_by_default(size: usize, batch: usize, group: usize, compute_units: usiz
 }
 
 /// Points a work-item of the register kernel holds: [`LONG_POINTS_PER_THREAD`] in transforms of
-/// [`LONG_GROUP_POINTS`] points or more (a group's one transform, or half a folded one); else 16,
-/// or 8 when the batch is too small to give every compute unit two groups (twice the work-items
-/// then hide more latency: CUDA's rule), where a group of 8 points a work-item stays within
-/// `max_threads`.
+/// [`LONG_GROUP_POINTS`] points or more (a group's one transform, or half a folded one) and in
+/// batches from 256 points that give every compute unit two groups (CUDA's rule); else 8 when
+/// the batch is too small for that (twice the work-items then hide more latency), where a group
+/// of 8 points a work-item stays within `max_threads`; else 16. H100, kernel ms, 32 against 16,
+/// CUDA beside (reports/2026-11-26-h100/experiments/call-199): 256 x 65536 0.0921 against 0.0938
+/// (0.0911), 512 x 32768 0.0932 against 0.0927 (0.0913), 4096 x 4096 0.0933 both (call-196).
 fn register_points_per_thread(layout: &Layout, compute_units: usize, max_threads: usize) -> usize {
     let small = layout.total_columns < 2 * compute_units;
-    if layout.len >= LONG_GROUP_POINTS {
+    if layout.len >= LONG_GROUP_POINTS || (layout.len >= 256 && !small) {
         LONG_POINTS_PER_THREAD
     } else if small && layout.len <= 8 * max_threads {
         8
