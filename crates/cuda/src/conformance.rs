@@ -309,10 +309,11 @@ fn stockham_folds_large_batches_of_2_to_the_15_points_and_agrees_with_the_refere
     }
 }
 
-/// 32 points a thread (radix-32 passes, at most 128 registers): fft `stockham`'s register kernel
-/// at every size a block holds, exchanged split and whole, staged ahead, folded at 2^15 and in the
-/// four-step beyond, and conv1d `fft-fused` at transforms of 4096 to 16384 points, against the
-/// f64 reference; the shared kernel, which holds 8 or 16, refuses it.
+/// 32 points a thread forced (radix-32 passes, at most 128 registers): fft `stockham`'s register
+/// kernel at every size a block holds, exchanged split and whole, staged ahead, and in the
+/// four-step's passes beyond, and conv1d `fft-fused` at transforms of 4096 to 16384 points,
+/// against the f64 reference; the shared kernel, which holds 8 or 16, refuses it. (The fold at 32
+/// points, its default, is the test above's.)
 #[test]
 fn thirty_two_points_a_thread_agree_with_the_reference() {
     if !cuda_ready() {

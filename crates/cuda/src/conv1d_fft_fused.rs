@@ -21,7 +21,8 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes (radix 32 from 8192 points) with the points in registers, exchanged through shared memory (filters up to 8192 taps)",
+              passes (radix 32 from 8192 points) with the points in registers, exchanged through shared memory \
+              (filters up to 8192 taps)",
     tunables: &["fft_len", "path", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };

@@ -39,9 +39,9 @@ const MAX_LOG2: u32 = 24;
 pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
-    summary: "our own: radix-16 Stockham passes, points in registers and exchanged through shared memory, \
-              one read and one write of global memory per pass; one pass up to 16384 points, two \
-              (four-step) up to 2^24",
+    summary: "our own: radix-16 or radix-32 Stockham passes, points in registers and exchanged through \
+              shared memory, one read and one write of global memory per pass; one pass up to 16384 points, \
+              two (four-step) up to 2^24",
     tunables: &["first_len", "columns", "path", "exchange", "points_per_thread", "fold"],
     domain: Domain::PowerOfTwoSize { max_size: 1 << MAX_LOG2 },
 };
@@ -580,8 +580,8 @@ mod tests {
         assert_eq!(columns_per_block(&passes(1 << 22, 1, None, true)[0], sms, None), 8);
         assert_eq!(points_per_thread(&four_step[0], sms), 16);
         assert_eq!(points_per_thread(&passes(1 << 18, 64, None, true)[1], sms), 8);
-        // Contiguous batches take the register kernel, pipelined when a block fills an SM.
-        // (more tiles than SMs to copy ahead).
+        // Contiguous batches take the register kernel, pipelined when a block fills an SM and
+        // there are more tiles than SMs to copy ahead.
         let one = passes(16384, 1024, None, true)[0];
         assert_eq!(points_per_thread(&one, sms), 32);
         assert_eq!(path_for(&one, 1, threads(14, 1, 32), 32, sms, None), Path::Pipelined);

@@ -93,7 +93,8 @@ pub(crate) const FUSED: VariantInfo = VariantInfo {
     workload: Workload::Conv1d,
     name: "fft-fused",
     summary: "our own: overlap-save in one kernel, two real segments a complex transform, radix-16 Stockham \
-              passes (radix 32 from 8192 points) with the points in registers, exchanged through local memory (filters up to 8192 taps)",
+              passes (radix 32 from 8192 points) with the points in registers, exchanged through local memory \
+              (filters up to 8192 taps)",
     tunables: &["fft_len", "path", "max_registers", "points_per_thread"],
     domain: Domain::FilterUpTo { max_taps: fused_max_taps(FUSED_MAX_FFT_LEN) },
 };
@@ -119,9 +120,9 @@ fn default_register_cap(threads: usize, per_thread: usize) -> Option<u32> {
 }
 
 /// Points a work-item of the register kernel holds unless `points_per_thread` says otherwise: 32
-/// in transforms of 8192 points or more (filters of 2049 taps or more), where three passes of
-/// radix 8 or 16 and two of 32 replace four of radix 2 or 4 and three of 16 and, at 16384 points,
-/// the 64 registers of 1024 work-items spilled 144 bytes. H100, N = 2^24, kernel ms, 32 against
+/// in transforms of 8192 points or more (filters of 2049 taps or more), where a first pass of
+/// radix 8 or 16 and two of 32 replace a first of radix 2 or 4 and three of 16 and, at 16384
+/// points, the 64 registers of 1024 work-items spilled 144 bytes. H100, N = 2^24, kernel ms, 32 against
 /// 16, CUDA's twin (16) beside (reports/2026-11-26-h100/experiments/call-196): M = 2048 0.0862
 /// against 0.1155 (0.1006), M = 4096 0.1132 against 0.1542 (0.1362), M = 8192 0.1526 against
 /// 0.2133 (0.1674); slower below (M = 256 0.0732 against 0.0663, M = 1024 0.0872 against 0.0728).

@@ -39,8 +39,8 @@ pub(crate) const STOCKHAM: VariantInfo = VariantInfo {
     workload: Workload::Fft,
     name: "stockham",
     summary: "radix-16 Stockham autosort, all passes in local memory; four-step split beyond 4096 points \
-              (our own; `path: registers`: up to 8192 points a launch with points in registers, the default \
-              on NVIDIA for small batches up to 2048 points)",
+              (our own; `path: registers`, NVIDIA's default: up to 16384 points a group, 32768 folded, with \
+              points in registers, radix 32 from 256 points)",
     tunables: &["path", "exchange", "points_per_thread", "max_registers", "columns", "fold"],
     domain: Domain::PowerOfTwoSize { max_size: stockham::MAX_SIZE },
 };
@@ -177,9 +177,9 @@ pub(crate) fn plan_flow_graph_shared(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algori
 /// register kernel), `exchange` (`split`, `whole`, or `halves`: split, a four-step group's columns
 /// half at a time, a one-transform group's points by index), `points_per_thread` (8, 16, 32),
 /// `max_registers` (NVIDIA's register cap, 16 to 255 or `none`; CUDA's launch-bounds figure by
-/// default, 128 at 32 points a work-item), `columns` (a four-step group's columns) and `fold` (`reads`: two groups a transform,
-/// each reading both halves; `none`: one group a transform, the four-step beyond) of the register
-/// kernel.
+/// default, 128 at 32 points a work-item), `columns` (a four-step group's columns) and `fold`
+/// (`reads`: two groups a transform, each reading both halves; `none`: one group a transform, the
+/// four-step beyond) of the register kernel.
 pub(crate) fn plan_stockham(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let (size, batch) = sizes(ctx)?;
     let choice = stockham_choice(ctx)?;
