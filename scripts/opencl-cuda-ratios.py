@@ -3,6 +3,8 @@
 backends): for each problem (experiment and parameters), each backend's best own variant (lowest
 median kernel time; `vendor` is the peer, not a contender), OpenCL / CUDA, and cuFFT / ours where
 cuFFT ran. Intervals combine the two medians' 95% intervals conservatively (low / high, high / low).
+Each backend's launch floor (an empty launch's device time, machine.json) heads the list, and a cell
+within three times a floor says how many floors it takes: there the ratio compares launch overheads.
 
     scripts/opencl-cuda-ratios.py reports/<machine>/<run>   # reads results.jsonl or results.jsonl.xz
 """
@@ -32,7 +34,36 @@ def interval(num, den):
     return "{:.3f} [{:.3f}-{:.3f}]".format(*ratio(num, den))
 
 
+def launch_floors(folder):
+    """{(backend, device name): (floor us, interval or None)} from the run's machine.json."""
+    path = os.path.join(folder, "machine.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        machine = json.load(f)
+    floors = {}
+    for backend in machine.get("backends", []):
+        details = backend.get("details", {})
+        for i, name in enumerate(backend.get("devices", [])):
+            floor = details.get(f"device{i}.launch_floor_us")
+            if floor is not None:
+                floors[(backend["name"], name)] = (float(floor), details.get(f"device{i}.launch_floor_us_interval"))
+    return floors
+
+
+def floor_of(floors, record):
+    """The floor of the device a record ran on (its name ends the backend's device name)."""
+    for (backend, name), floor in floors.items():
+        if backend == record["backend"] and name.endswith(record.get("device") or "\0"):
+            return floor
+    return None
+
+
 def main(folder):
+    floors = launch_floors(folder)
+    for (backend, name), (us, interval_us) in sorted(floors.items()):
+        print(f"launch floor {backend} {name}: {us:.2f} [{interval_us}] us" if interval_us else
+              f"launch floor {backend} {name}: {us:.2f} us")
     problems = {}
     for r in records(folder):
         key = (r["experiment"], json.dumps(r["params"], sort_keys=True))
@@ -58,6 +89,13 @@ def main(folder):
         vendor = cells.get(("cuda", "vendor"))
         if vendor:
             line += f" | cuFFT {vendor['kernel_ms']['median']:.4g} cuFFT/ours {interval(vendor, cuda)}"
+        near = []
+        for name, r in (("cuda", cuda), ("opencl", opencl)):
+            floor = floor_of(floors, r)
+            if floor and r["kernel_ms"]["median"] * 1e3 < 3 * floor[0]:
+                near.append(f"{name} {r['kernel_ms']['median'] * 1e3 / floor[0]:.2f} floors")
+        if near:
+            line += " | near the launch floor: " + ", ".join(near)
         print(line)
 
 

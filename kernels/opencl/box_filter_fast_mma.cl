@@ -12,13 +12,24 @@
 // MMA_KH, not template arguments; pass 1's 8-byte loads at the shape (3, 3) only (MMA_PAIRED);
 // pass 2 by band products at every shape (the twin's column sums at (3, 3) ran level here); local
 // memory is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (30.5 KiB, 32 KiB at
-// (3, 3), with output tiles of unpadded rows: OUT_PIECE); the older groups' H operands stay in
-// registers, as in the twin.
+// (3, 3), 38 / 40 KiB with the copy engine's four buffers; output tiles of unpadded rows: OUT_PIECE);
+// the older groups' H operands stay in registers, as in the twin.
 //
-// Entry:   box_filter_fast_mma_u8(in, width, height, window, out)
+// On sm_90 the copy engine stages the groups (MMA_TMA_LOADS) and, at G <= 2, stores the tiles
+// (MMA_TMA_STORES), as in the twin; the host says at which shapes (crates/opencl/src/box_filter.rs,
+// engine_staging). OpenCL has no tensor maps of its own: the host encodes them through the CUDA
+// driver, which NVIDIA's OpenCL runs on, from the buffers' device addresses a kernel reads
+// (kernels/opencl/buffer_address.cl), and passes them by value; the engine reads them where the
+// arguments lie, in the parameter space, whose address PARAM_ADDRESS takes (maps in a buffer ran
+// the engine 9% slower than cp.async, call-185; by value 1-10% faster, call-201).
+//
+// Entry:   box_filter_fast_mma_u8(in, width, height, window, out, in_map_value, out_map_value): the
+//          tensor maps (read with the engine) of `in` in boxes of IN_PITCH x 32 bytes and of `out`
+//          in boxes of 128 x 32 with the 128-byte swizzle; zeros where not read.
 // Launch:  work-groups of MMA_THREADS x 1, global (ceil(width / 128) * MMA_THREADS) x strips (any
 //          count); width a multiple of 16, window <= 63.
-// Defines: DTYPE_U8, NV_PTX, MMA_G = 1 + ceil(2r / 32), MMA_KH = ceil((16 + r + 4 ceil(r / 4)) / 32).
+// Defines: DTYPE_U8, NV_PTX, MMA_G = 1 + ceil(2r / 32), MMA_KH = ceil((16 + r + 4 ceil(r / 4)) / 32),
+//          MMA_TMA_LOADS and MMA_TMA_STORES (0 or 1, sm_90 on).
 
 #ifndef NV_PTX
 #error "the tensor-core box filter needs NVIDIA's inline PTX (NV_PTX)"
@@ -71,7 +82,18 @@
 // Rows 208 bytes apart (52 words, 20 mod 32: 8 rows x 4 words of a 4-byte pass-1 load on 32
 // banks), a piece more for the 8-byte loads (56 words, 24 mod 32: the twin says why).
 #define IN_PITCH (MMA_PAIRED ? 224 : 208)
+#ifndef MMA_TMA_LOADS
+#define MMA_TMA_LOADS 0
+#endif
+#ifndef MMA_TMA_STORES
+#define MMA_TMA_STORES 0
+#endif
+// Three groups ahead with the copy engine, two with cp.async (the twin says why).
+#if MMA_TMA_LOADS
+#define IN_BUFS 4
+#else
 #define IN_BUFS 3
+#endif
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
 // The output tiles' rows 128 bytes apart, their 16-byte pieces in an order by row (piece p of row
 // y at p ^ (y & 7)), so that a warp's 2-byte stores of 8 rows hit 16 banks: 1 KiB less than the
@@ -93,6 +115,97 @@ inline void mma_copies_commit(void) {
 // Every copy group committed but the last IN_BUFS - 2.
 inline void mma_copies_wait_ahead(void) {
     asm volatile("cp.async.wait_group 1;" ::: "memory");
+}
+
+// The copy engine's side (MMA_TMA_LOADS, MMA_TMA_STORES; the twin's helpers of the same names say
+// more): a transaction barrier an input buffer, one arrival and a group's bytes a phase.
+inline void barrier_init(__local ulong* bar) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"((uint)(size_t)bar) : "memory");
+}
+inline void barrier_init_fence(void) {
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+inline void barrier_expect(__local ulong* bar, uint bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"((uint)(size_t)bar), "r"(bytes)
+                 : "memory");
+}
+inline void barrier_wait(__local ulong* bar, uint parity) {
+    uint done = 0;
+    while (!done) {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(done)
+                     : "r"((uint)(size_t)bar), "r"(parity)
+                     : "memory");
+    }
+}
+// A tensor map (CUtensorMap, encoded by the host), taken by value: a kernel argument lives in
+// the parameter space, where the copy engine reads it as CUDA's `__grid_constant__` parameters.
+// OpenCL C has no way to name that space, so the generic address of the kernel's parameter comes
+// from its PTX name (NVIDIA's compiler names them `<kernel>_param_<index>`). A map in a buffer,
+// read from global memory, ran the engine slower than the work-items' own copies (call-185).
+typedef struct __attribute__((aligned(64))) {
+    ulong opaque[16];
+} tensor_map;
+#define MMA_STR2(x) #x
+#define MMA_STR(x) MMA_STR2(x)
+// Sets `address` to the generic address of the kernel's parameter `index`.
+#define PARAM_ADDRESS(address, index)                                                                     \
+    asm("mov.b64 %0, box_filter_fast_mma_u8_param_" MMA_STR(index) ";\n\tcvta.param.u64 %0, %0;" \
+        : "=l"(address))
+inline void bulk_load(__local uchar* to, __global const uchar* from, uint bytes, __local ulong* bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     (uint)(size_t)to),
+                 "l"(from), "r"(bytes), "r"((uint)(size_t)bar)
+                 : "memory");
+}
+inline void tensor_load(__local uchar* to, ulong map, int x, int y, __local ulong* bar) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+            (uint)(size_t)to),
+        "l"(map), "r"(x), "r"(y), "r"((uint)(size_t)bar)
+        : "memory");
+}
+inline void tensor_store(ulong map, int x, int y, __local const uchar* from) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\ncp.async.bulk.commit_group;" ::"l"(
+                     map),
+                 "r"(x), "r"(y), "r"((uint)(size_t)from)
+                 : "memory");
+}
+inline void bulk_stores_read(void) {
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+inline void bulk_stores_done(void) {
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+inline void fence_for_bulk(void) {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// Starts copying input group j (image rows y0 - r + 32 j ..) into buffer j % IN_BUFS, called by
+// warp 0: one tensor copy where its rows lie inside the image, else a bulk copy a row (clamped) of
+// the columns inside the image and within the window's reach (as piece_needed), lane 0 arriving.
+inline void stage_group_tma(__local uchar* in_bufs, __local ulong* barriers, ulong in_map,
+                            __global const uchar* in, int width, int height, int x0, int y0, int r, int j) {
+    const int first_row = y0 - r + STEP_ROWS * j;
+    const int buf = j % IN_BUFS;
+    __local uchar* to = in_bufs + buf * IN_BYTES;
+    __local ulong* bar = barriers + buf;
+    const int lane = get_local_id(0) & 31;
+    if (first_row >= 0 && first_row + STEP_ROWS <= height) {
+        if (lane == 0) {
+            barrier_expect(bar, IN_BYTES);
+            tensor_load(to, in_map, x0 - IN_HALO, first_row, bar);
+        }
+        return;
+    }
+    const int first = max(x0 - r, 0) & ~15;
+    const int end = (min(x0 + MMA_OUT_COLS + r, width) + 15) & ~15;
+    if (lane == 0) {
+        barrier_expect(bar, STEP_ROWS * (uint)(end - first));
+    }
+    const int y = min(max(first_row + lane, 0), height - 1);
+    bulk_load(to + lane * IN_PITCH + first - x0 + IN_HALO, in + ((size_t)(uint)(y * width) + first), (uint)(end - first),
+              bar);
 }
 
 // d += a . b, u8 x u8 -> s32, on a uint4 accumulator `d` (an lvalue: a macro, so that no pointer
@@ -177,10 +290,16 @@ inline void stage_piece(__local uchar* buf, __global const uchar* in, int width,
     mma_copy_16(buf + to, in + ((size_t)(uint)(y * width) + col));
 }
 
-// The group's output tile of block q leaves as whole rows (a work-item a 16-byte piece).
-inline void store_tile(__local const uchar* out_tiles, __global uchar* out, int width, int x0, int y0, int y_end,
-                       int q) {
+// The group's output tile of block q leaves as whole rows (a work-item a 16-byte piece), or as one
+// tensor store (its pieces' order is the map's 128-byte swizzle).
+inline void store_tile(__local const uchar* out_tiles, __global uchar* out, ulong out_map, int width,
+                       int x0, int y0, int y_end, int q) {
     const int t = get_local_id(0);
+#if MMA_TMA_STORES
+    if (t == MMA_THREADS - 32) {
+        tensor_store(out_map, x0, y0 + STEP_ROWS * q, out_tiles + (q & 1) * OUT_BYTES);
+    }
+#else
     const int row = t >> 3;
     const int y = y0 + STEP_ROWS * q + row;
     const int c = x0 + 16 * (t & 7);
@@ -188,16 +307,20 @@ inline void store_tile(__local const uchar* out_tiles, __global uchar* out, int 
         const uint4 v = *(__local const uint4*)(out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + OUT_PIECE(row, t & 7));
         store_stream_u32x4((__global uint4*)(out + ((size_t)(uint)(y * width) + c)), v);
     }
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filter_fast_mma_u8(
-    __global const uchar* in, int width, int height, int window, __global uchar* out) {
-    // Aligned to 128 and 1024 bytes rather than 16: NVIDIA's compiler then runs the shape (3, 3)
-    // faster (reports/2026-11-26-h100/experiments call-185, call-186; docs/findings.md has the
-    // figures).
+    __global const uchar* in, int width, int height, int window, __global uchar* out, tensor_map in_map_value,
+    tensor_map out_map_value) {
+    // Aligned for the copy engine: a tensor copy's destination to 128 bytes, a 128-byte swizzled
+    // tile to 1024.
     __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(128)));
     __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(1024)));
     __local uint4 band_y[BAND_Y_UINT4];
+#if MMA_TMA_LOADS
+    __local ulong barriers[IN_BUFS];
+#endif
 
     const int r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
     const int ra = (r + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN;  // pass 1 reads from slab column -ra
@@ -234,6 +357,29 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 
     const int blocks_out = (y_end - y0 + STEP_ROWS - 1) / STEP_ROWS;
     const int steps = blocks_out + MMA_G - 1;
+    // The maps' addresses in the parameter space (in_map_value, out_map_value: parameters 5, 6).
+    ulong in_map = 0;
+    ulong out_map = 0;
+#if MMA_TMA_LOADS || MMA_TMA_STORES
+    PARAM_ADDRESS(in_map, 5);
+    PARAM_ADDRESS(out_map, 6);
+#endif
+#if MMA_TMA_LOADS
+    if (t == 0) {
+        for (int b = 0; b < IN_BUFS; ++b) {
+            barrier_init(barriers + b);
+        }
+        barrier_init_fence();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // The parity of each buffer's next use, a bit a buffer.
+    uint parities = 0;
+    for (int j = 0; j < IN_BUFS - 1; ++j) {
+        if (j < steps && warp == 0) {
+            stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, j);
+        }
+    }
+#else
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
         if (j < steps) {
@@ -246,6 +392,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
         mma_copies_commit();
     }
+#endif
 
     // The band matrices, while the first groups' copies are under way (the twin says why).
     // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
@@ -287,10 +434,14 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         history[d][0] = history[d][1] = (uint4)(0);
     }
     // Unrolled by the period of the buffers and the history, as the twin (which says why), but 2
-    // times at the shape (3, 2): NVIDIA's OpenCL ran it unrolled 6 times slower than not at all.
-    // H100, kernel ms, unrolled / not (call-150): 8K m = 5 / 31 / 63 0.0321 / 0.0339 / 0.0441 against
-    // 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
-#if MMA_G == 3 && MMA_KH == 2
+    // times at the shape (3, 2) with cp.async: NVIDIA's OpenCL ran it unrolled 6 times slower than
+    // not at all. H100, kernel ms, unrolled / not (call-150): 8K m = 5 / 31 / 63 0.0321 / 0.0339 /
+    // 0.0441 against 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
+    // With the copy engine's four buffers 4 times at every shape: at (3, 2) 8K m = 45 0.0377 ->
+    // 0.0353, 4096^2 0.0198 -> 0.0185 against 2 times (call-202).
+#if MMA_TMA_LOADS
+#pragma unroll 4
+#elif MMA_G == 3 && MMA_KH == 2
 #pragma unroll 2
 #elif MMA_G == 3
 #pragma unroll 6
@@ -299,12 +450,27 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #endif
     for (int j = 0; j < steps; ++j) {
         const int buf = j % IN_BUFS;
+#if MMA_TMA_LOADS
+        barrier_wait(barriers + buf, (parities >> buf) & 1);
+        parities ^= 1u << buf;
+#else
         mma_copies_wait_ahead();
+#endif
+#if MMA_TMA_STORES
+        if (t == MMA_THREADS - 32) {
+            bulk_stores_read();  // the tile this step's pass 2 fills, stored two steps ago
+        }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         if (j >= MMA_G) {
-            store_tile(out_tiles, out, width, x0, y0, y_end, j - MMA_G);
+            store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
         }
         const int ahead = j + IN_BUFS - 1;
+#if MMA_TMA_LOADS
+        if (ahead < steps && warp == 0) {
+            stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, ahead);
+        }
+#else
         if (ahead < steps) {
             __local uchar* to = in_bufs + (ahead % IN_BUFS) * IN_BYTES;
             if (copy0) {
@@ -315,6 +481,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
             }
         }
         mma_copies_commit();
+#endif
 
         // Pass 1: H^T of group j, 8 rows at a time, then as pass-2 B operands (low bytes x, y;
         // high bytes z, w) per slab half.
@@ -410,6 +577,9 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                     *(__local ushort*)(at + 8 * OUT_PITCH) = (ushort)byte_perm2(m2, m3, 0x0040);
                 }
             }
+#if MMA_TMA_STORES
+            fence_for_bulk();  // the tile's tensor store reads it after the next step's barrier
+#endif
         }
         // Group j's operands join the history; group q's, which no later block reads, leave it.
         if (MMA_G > 1) {
@@ -423,5 +593,10 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    store_tile(out_tiles, out, width, x0, y0, y_end, steps - MMA_G);
+    store_tile(out_tiles, out, out_map, width, x0, y0, y_end, steps - MMA_G);
+#if MMA_TMA_STORES
+    if (t == MMA_THREADS - 32) {
+        bulk_stores_done();  // before the work-group's local memory goes
+    }
+#endif
 }

@@ -13,13 +13,13 @@ use crate::launch::{describe, grid_2d, Launch};
 use crate::memory::alloc;
 use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
-use crate::tensor_map::{self, Swizzle, TensorMap};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
     MMA_OUT_COLS,
 };
+use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
 
 pub(crate) const VARIANT: VariantInfo = VariantInfo {

@@ -407,9 +407,10 @@ fn foreign_tunables_and_problems_outside_a_domain_are_refused_before_any_device_
 
 #[test]
 fn every_kernel_file_is_run_by_some_variant_or_the_roof_and_every_named_one_exists() {
-    // The variants' kernels, and the copy kernel the roof is measured by.
+    // The variants' kernels, the copy kernel the roof is measured by and the launch floor's.
     let mut named: BTreeSet<&str> = VARIANTS.iter().flat_map(|v| v.kernels.iter().copied()).collect();
     named.insert(crate::copy_roof::COPY_FILE);
+    named.insert(crate::launch_floor::FLOOR_FILE);
     let files: BTreeSet<String> =
         embedded_names(Dialect::Cuda).iter().filter_map(|f| f.strip_suffix(".cu")).map(str::to_string).collect();
     let named_owned: BTreeSet<String> = named.iter().map(|s| s.to_string()).collect();

@@ -1,13 +1,13 @@
 //! One opened device: its context, the single stream every kernel, copy and event of this
 //! backend uses, its facts, and what is measured or allocated once per device (the copy
-//! bandwidth, the buffer that evicts the L2 cache).
+//! bandwidth, the launch floor, the buffer that evicts the L2 cache).
 
 use crate::error::driver;
 use crate::facts::DeviceFacts;
 use crate::memory::{alloc, fill_bytes};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
 use dspbench_core::Error;
-use dspbench_stats::DeviceCopy;
+use dspbench_stats::{DeviceCopy, LaunchFloor};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub(crate) struct Gpu {
@@ -16,6 +16,7 @@ pub(crate) struct Gpu {
     pub facts: DeviceFacts,
     eviction: Mutex<Option<CudaSlice<u8>>>,
     copy: OnceLock<Result<DeviceCopy, String>>,
+    floor: OnceLock<Result<LaunchFloor, String>>,
     /// Held by whatever enqueues work on `stream`, so that two threads never use it at once: a
     /// batch being captured as a graph would take in another thread's work (seen: a test thread's
     /// launches captured into another's graph, replayed after their buffers were freed).
@@ -32,7 +33,15 @@ impl Gpu {
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(driver("creating a CUDA stream"))?;
         let facts = DeviceFacts::read(&ctx).map_err(driver(format!("reading the attributes of device {ordinal}")))?;
-        Ok(Gpu { ctx, stream, facts, eviction: Mutex::new(None), copy: OnceLock::new(), serial: Mutex::new(()) })
+        Ok(Gpu {
+            ctx,
+            stream,
+            facts,
+            eviction: Mutex::new(None),
+            copy: OnceLock::new(),
+            floor: OnceLock::new(),
+            serial: Mutex::new(()),
+        })
     }
 
     /// The stream to this thread alone until the guard drops (see `serial`). Not reentrant.
@@ -65,6 +74,16 @@ impl Gpu {
         crate::copy_roof::measure(self)
     }
 
+    /// The device's launch floor (`launch_floor`), on first use, kept.
+    fn floor(&self) -> Result<LaunchFloor, String> {
+        self.floor
+            .get_or_init(|| {
+                let _stream = self.exclusive();
+                crate::launch_floor::measure(self).map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+
     /// The device's description for `DeviceInfo.details`.
     pub(crate) fn details(&self) -> std::collections::BTreeMap<String, String> {
         let mut details = self.facts.details();
@@ -72,6 +91,12 @@ impl Gpu {
             Ok(copy) => details.extend(copy.details("copies")),
             Err(why) => {
                 details.insert("copy_failed".into(), why);
+            }
+        }
+        match self.floor() {
+            Ok(floor) => details.extend(floor.details("an empty kernel (one block of 32 threads)", "CUDA events")),
+            Err(why) => {
+                details.insert("launch_floor_failed".into(), why);
             }
         }
         details

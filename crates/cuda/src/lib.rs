@@ -17,13 +17,13 @@ mod facts;
 mod graph;
 mod image;
 mod launch;
+mod launch_floor;
 mod limits;
 mod memory;
 mod pixel;
 mod placement;
 mod planned;
 mod probe;
-mod tensor_map;
 mod timing;
 
 mod box_direct;

@@ -7,11 +7,12 @@ use crate::planned::{OutKind, Planned, Role};
 use crate::program::{build, build_with, Program, VendorOptions};
 use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
-use dspbench_core::{Algorithm, DType, Domain, Error, Problem, VariantInfo, Workload};
+use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
+use dspbench_tensor_map::Swizzle;
 use std::sync::Arc;
 
 /// u8 window sums are exact in 32 bits up to this window (255 m^2 plus rounding fits a u32), as
@@ -47,7 +48,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips", "max_registers", "form"],
+    tunables: &["strips", "max_registers", "form", "staging"],
     domain: DOMAIN,
 };
 
@@ -251,6 +252,95 @@ pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, 
     device.is_nvidia() && mma_by_default(dtype, width, height, window, slots)
 }
 
+/// How the tensor-core form stages its groups and stores its tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MmaStaging {
+    /// The copy engine loads the groups (the kernel's MMA_TMA_LOADS), else the work-items' own
+    /// `cp.async` copies.
+    engine_loads: bool,
+    /// The copy engine stores the tiles (MMA_TMA_STORES), else the work-items' stores.
+    engine_stores: bool,
+    /// Why so, for the records.
+    why: &'static str,
+}
+
+impl MmaStaging {
+    fn threads(why: &'static str) -> MmaStaging {
+        MmaStaging { engine_loads: false, engine_stores: false, why }
+    }
+
+    fn describe(self) -> String {
+        let by = |engine: bool| if engine { "the copy engine" } else { "the work-items" };
+        format!("loads by {}, stores by {} ({})", by(self.engine_loads), by(self.engine_stores), self.why)
+    }
+}
+
+/// Where the copy engine stages (sm_90 on, the tensor maps encoded by the CUDA driver): its loads
+/// at every shape but (3, 3), its stores at G <= 2. The CUDA twin stages G = 3 by the engine only
+/// on images beyond the L2; NVIDIA's OpenCL runs the engine's loads faster at (3, 2) on any image,
+/// and at (3, 3) 1% faster beyond the L2 and 5% slower within it, where its cache size query
+/// gives not the L2 but 4 MB. H100, kernel ms, the work-items' copies against the engine's
+/// (reports/2026-11-26-h100/experiments call-201, call-202): 4096^2 m = 9 / 33 / 45 / 63 0.0154 /
+/// 0.0175 / 0.0207 / 0.0209 against 0.0140 / 0.0165 / 0.0185 / 0.0218; 7680 x 4320 m = 5 / 31 /
+/// 45 / 63 0.0315 / 0.0331 / 0.0387 / 0.0400 against 0.0313 / 0.0326 / 0.0353 / 0.0395. The
+/// engine's stores at G = 3 ran level or slower (m = 45 0.0352 / 0.0191).
+fn engine_staging(groups: usize, steps: usize) -> MmaStaging {
+    if (groups, steps) == (3, 3) {
+        return MmaStaging::threads("the shape (3, 3)");
+    }
+    MmaStaging { engine_loads: true, engine_stores: groups <= 2, why: "sm_90" }
+}
+
+/// The tensor-core form's staging: tunable `staging`, `engine` (the copy engine as by default
+/// where it can) or `threads`; by default the engine where the device has it (`engine_staging`).
+fn mma_staging(device: &Device, tunables: &Params, window: usize) -> Result<MmaStaging, Error> {
+    let (groups, steps) = mma_shape(window);
+    let asked = tunables.string_opt("staging")?;
+    match asked {
+        None | Some("engine") => {}
+        Some("threads") => return Ok(MmaStaging::threads("asked")),
+        Some(other) => {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `staging` takes `engine` or `threads`, not `{other}`"
+            )))
+        }
+    }
+    let missing = if device.nvidia_compute_capability().is_none_or(|(major, _)| major < 9) {
+        Some("the copy engine of sm_90 and later")
+    } else if !dspbench_tensor_map::encoder_ready() {
+        Some("the CUDA driver, to encode the tensor maps (not found)")
+    } else {
+        None
+    };
+    match (missing, asked.is_some()) {
+        (Some(what), true) => Err(Error::unsupported(format!("box-filter `fast` staging `engine` needs {what}"))),
+        (Some(_), false) => Ok(MmaStaging::threads("no copy engine here")),
+        (None, true) => Ok(MmaStaging { engine_loads: true, engine_stores: groups <= 2, why: "asked" }),
+        (None, false) => Ok(engine_staging(groups, steps)),
+    }
+}
+
+/// The tensor maps the copy engine stages by (the kernel's `in_map_value`, `out_map_value`): the
+/// input in boxes of a staged group (its rows `in_pitch` bytes apart, 32 of them), the output in
+/// boxes of 128 x 32 with the 128-byte swizzle (a tile), encoded from the two buffers' device
+/// addresses.
+fn mma_tensor_maps(
+    device: &Device,
+    plan: &mut Planned,
+    image: &Image,
+    input: Arg,
+    in_pitch: u32,
+) -> Result<[Arg; 2], Error> {
+    let program = build(device, "buffer_address", &Defines::new())?;
+    let output = plan.output();
+    let addresses = plan.device_addresses(&program, &[input, output])?;
+    let dims = (image.width, image.height);
+    Ok([
+        Arg::TensorMap(dspbench_tensor_map::u8_image(addresses[0], dims, (in_pitch, 32), Swizzle::None)?.words()),
+        Arg::TensorMap(dspbench_tensor_map::u8_image(addresses[1], dims, (128, 32), Swizzle::Bytes128)?.words()),
+    ])
+}
+
 fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
     if !ctx.device.is_nvidia() {
         return Err(Error::unsupported(
@@ -259,18 +349,33 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         ));
     }
     let (groups, steps) = mma_shape(image.window);
-    let defines = defines(image.dtype).flag("NV_PTX").set("MMA_G", groups).set("MMA_KH", steps);
+    let staging = mma_staging(ctx.device, ctx.tunables, image.window)?;
+    let defines = defines(image.dtype)
+        .flag("NV_PTX")
+        .set("MMA_G", groups)
+        .set("MMA_KH", steps)
+        .set("MMA_TMA_LOADS", usize::from(staging.engine_loads))
+        .set("MMA_TMA_STORES", usize::from(staging.engine_stores));
     let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP) };
     let program = build_with(ctx.device, MMA_FILE, &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
     let input = image.buffers(&mut plan)?;
+    // Rows of a staged group 224 bytes apart at the shape (3, 3), 208 elsewhere (the kernel's IN_PITCH).
+    let in_pitch = if (groups, steps) == (3, 3) { 224 } else { 208 };
+    let [in_map, out_map] = if staging.engine_loads || staging.engine_stores {
+        mma_tensor_maps(ctx.device, &mut plan, image, input, in_pitch)?
+    } else {
+        [Arg::TensorMap([0; 16]), Arg::TensorMap([0; 16])]
+    };
+    plan.detail("staging", staging.describe());
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let strips = strips.unwrap_or_else(|| {
         one_wave_strips(columns, image.height, ctx.device.limits.compute_units * mma_groups_per_cu(image.window))
     });
     plan.detail("strips", strips);
-    let args = image.walk_args(input, plan.output())?;
+    let [from, width, height, window, to] = image.walk_args(input, plan.output())?;
+    let args = [from, width, height, window, to, in_map, out_map];
     plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, [columns * MMA_ITEMS, strips], [MMA_ITEMS, 1])?);
     plan.detail("path", "fused tensor cores");
     Ok(plan.boxed())
@@ -384,5 +489,17 @@ mod tests {
     #[test]
     fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_only() {
         assert_eq!([1, 17, 33, 49, 51, 63].map(mma_groups_per_cu), [3, 3, 3, 3, 2, 2]);
+    }
+
+    #[test]
+    fn the_copy_engine_loads_at_every_shape_but_the_largest_and_stores_at_g_up_to_2() {
+        let by_window = |window| {
+            let (groups, steps) = mma_shape(window);
+            let staging = engine_staging(groups, steps);
+            (staging.engine_loads, staging.engine_stores)
+        };
+        assert_eq!([1, 17, 33].map(by_window), [(true, true); 3]);
+        assert_eq!([35, 49].map(by_window), [(true, false); 2]);
+        assert_eq!([51, 63].map(by_window), [(false, false); 2]);
     }
 }

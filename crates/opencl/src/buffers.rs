@@ -19,6 +19,7 @@ pub(crate) unsafe trait Plain: Copy + Send + Sync + 'static {}
 unsafe impl Plain for f32 {}
 unsafe impl Plain for u8 {}
 unsafe impl Plain for u32 {}
+unsafe impl Plain for u64 {}
 unsafe impl Plain for Complex32 {}
 
 /// The bytes of a slice of plain values.

@@ -93,7 +93,7 @@ fn records_device_time_transfers_kernel_hash_defines_and_launches() {
 }
 
 #[test]
-fn describes_every_device_with_its_platform_limits_and_bandwidth() {
+fn describes_every_device_with_its_platform_limits_bandwidth_and_launch_floor() {
     if !device_ready() {
         return;
     }
@@ -110,6 +110,10 @@ fn describes_every_device_with_its_platform_limits_and_bandwidth() {
         let by = &details["copy_gbps_by"];
         assert!(by.contains("driver copy") && by.contains("copy kernel"), "{by}");
         assert!(details["copy_gbps"].parse::<f64>().is_ok_and(|gbps| gbps > 0.0), "{details:?}");
+        // The launch floor, an empty kernel's device time, with its interval (launch_floor.rs).
+        assert!(!details.contains_key("launch_floor_failed"), "{details:?}");
+        assert!(details["launch_floor_us"].parse::<f64>().is_ok_and(|us| us >= 0.0), "{details:?}");
+        assert!(details.contains_key("launch_floor_us_interval"), "{details:?}");
     }
     let too_far = PlanRequest {
         problem: Problem::Conv1d { n: 4, m: 2 },

@@ -1,10 +1,11 @@
 //! One OpenCL device: what it is (for records and for sizing launches), its context, created
-//! once and shared by every planned kernel, and its measured copy bandwidth.
+//! once and shared by every planned kernel, and its measured copy bandwidth and launch floor.
 
 use crate::bandwidth;
 use crate::cl_error::cl_failure;
+use crate::launch_floor;
 use dspbench_core::{DeviceInfo, Error};
-use dspbench_stats::DeviceCopy;
+use dspbench_stats::{DeviceCopy, LaunchFloor};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
 use opencl3::device::{
@@ -44,10 +45,11 @@ pub(crate) struct Device {
     facts: BTreeMap<String, String>,
     context: OnceLock<Result<Context, Error>>,
     copy: OnceLock<Result<DeviceCopy, String>>,
+    floor: OnceLock<Result<LaunchFloor, String>>,
 }
 
 // SAFETY: a `cl_device_id` is a handle the OpenCL runtime lets any thread use; the context and
-// the bandwidth figure are behind `OnceLock`s.
+// the measured figures are behind `OnceLock`s.
 unsafe impl Send for Device {}
 unsafe impl Sync for Device {}
 
@@ -108,6 +110,7 @@ impl Device {
             facts,
             context: OnceLock::new(),
             copy: OnceLock::new(),
+            floor: OnceLock::new(),
         })
     }
 
@@ -154,12 +157,22 @@ impl Device {
         self.facts.get("platform").is_some_and(|p| p.contains("NVIDIA"))
     }
 
+    /// An NVIDIA GPU's compute capability (`cl_nv_device_attribute_query`); `None` elsewhere.
+    pub(crate) fn nvidia_compute_capability(&self) -> Option<(u32, u32)> {
+        let dev = ClDevice::new(self.id);
+        if !self.is_nvidia() || !dev.extensions().ok()?.contains("cl_nv_device_attribute_query") {
+            return None;
+        }
+        Some((dev.compute_capability_major_nv().ok()?, dev.compute_capability_minor_nv().ok()?))
+    }
+
     /// What identifies compiled code for this device in the compile cache.
     pub(crate) fn cache_key(&self) -> String {
         format!("{}:{}:{}", self.index, self.name, self.facts.get("driver_version").map_or("", String::as_str))
     }
 
-    /// The record of this device, with the copy bandwidth (measured on the first call).
+    /// The record of this device, with the copy bandwidth and the launch floor (measured on the
+    /// first call).
     pub(crate) fn info(&self) -> DeviceInfo {
         let mut details = self.facts.clone();
         match self.copy.get_or_init(|| bandwidth::measure(self).map_err(|e| e.to_string())) {
@@ -175,6 +188,12 @@ impl Device {
             }
             Err(e) => {
                 details.insert("copy_failed".into(), e.clone());
+            }
+        }
+        match self.floor.get_or_init(|| launch_floor::measure(self).map_err(|e| e.to_string())) {
+            Ok(floor) => details.extend(floor.details("an empty kernel (one work-group of 32)", "profiling events")),
+            Err(e) => {
+                details.insert("launch_floor_failed".into(), e.clone());
             }
         }
         DeviceInfo { index: self.index, name: self.name.clone(), details }

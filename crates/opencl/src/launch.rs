@@ -27,6 +27,9 @@ pub(crate) enum Arg {
         slot: usize,
         len: usize,
     },
+    /// A tensor map by value (the kernel's 64-byte aligned struct of 16 words), which the copy
+    /// engine reads where the argument lies.
+    TensorMap([u64; 16]),
 }
 
 /// An `int` argument from a size: the suite caps every buffer at `i32::MAX` elements, so sizes
@@ -164,6 +167,10 @@ fn set_arg(kernel: &Kernel, index: cl_uint, arg: Arg) -> opencl3::Result<()> {
             Arg::Int(v) => kernel.set_arg(index, &(v as cl_int)),
             Arg::Float(v) => kernel.set_arg(index, &v),
             Arg::Value { len, .. } => set_bytes(kernel, index, &vec![0u8; len]),
+            Arg::TensorMap(words) => {
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
+                set_bytes(kernel, index, &bytes)
+            }
         }
     }
 }

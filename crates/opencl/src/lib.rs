@@ -13,6 +13,7 @@ mod buffers;
 mod cl_error;
 mod device;
 mod launch;
+mod launch_floor;
 mod planned;
 mod probe;
 mod program;

@@ -149,6 +149,22 @@ impl Planned {
         Ok(arg)
     }
 
+    /// The device addresses of `buffers` (plan time, untimed): each one's pointer value as
+    /// `program`'s `buffer_address` kernel reads it (kernels/opencl/buffer_address.cl).
+    pub(crate) fn device_addresses(&mut self, program: &Program, buffers: &[Arg]) -> Result<Vec<u64>, Error> {
+        let address = DeviceBuffer::new(&self.device, 8, "a buffer's device address")?;
+        let mut found = Vec::with_capacity(buffers.len());
+        for &buffer in buffers {
+            let args = [buffer, Arg::Mem(address.mem())];
+            let launch = Launch::new(&self.device, program, "buffer_address", &args, [1, 1], [1, 1])?;
+            launch.enqueue_untimed(&self.queue)?;
+            let mut value = [0u64];
+            address.read(&self.queue, &mut value)?;
+            found.push(value[0]);
+        }
+        Ok(found)
+    }
+
     /// Records `program` as a source this plan runs (hash and defines for the records).
     pub(crate) fn uses(&mut self, program: &Program) {
         if !self.sources.iter().any(|(file, _)| *file == program.file) {

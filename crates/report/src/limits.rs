@@ -1,7 +1,8 @@
 //! Where a lane's limits come from, for the roofline and the machine section. Backends record
 //! per-device facts as `device<i>.<key>` in `machine.json`'s backend details (i: the device's
 //! index in that backend's `devices`): `copy_gbps`, a measured copy bandwidth (bytes read plus
-//! written per second), and `peak_gflops`, a nominal peak. CPU backends share the host, whose
+//! written per second), `peak_gflops`, a nominal peak, and `launch_floor_us`, an empty launch's
+//! measured device time. CPU backends share the host, whose
 //! measured copy bandwidth and multiply-add throughput the runner records as `host.copy_gbps` and
 //! `host.peak_gflops` (on `host.peak_gflops_threads` threads) among the machine's extras. A
 //! peer library's lane takes the limits of the device it ran on, as another backend of the same
@@ -12,6 +13,9 @@ use dspbench_results::{BackendStatus, Machine};
 
 pub(crate) const COPY_GBPS: &str = "copy_gbps";
 pub(crate) const PEAK_GFLOPS: &str = "peak_gflops";
+/// An empty launch's device time, µs, measured by a GPU or OpenCL backend (not a limit a cell's
+/// share is of: the least time any of its cells takes).
+pub(crate) const LAUNCH_FLOOR_US: &str = "launch_floor_us";
 /// The threads the host's peak was measured on (`host.peak_gflops_threads`).
 const PEAK_THREADS: &str = "peak_gflops_threads";
 

@@ -4,7 +4,7 @@
 
 use crate::doc::{one_line, Block, Table};
 use crate::format::fmt_sig;
-use crate::limits::{device_detail, host_detail, COPY_GBPS, PEAK_GFLOPS};
+use crate::limits::{device_detail, host_detail, COPY_GBPS, LAUNCH_FLOOR_US, PEAK_GFLOPS};
 use crate::model::{LaneKind, Model};
 use crate::Source;
 use dspbench_results::{BackendStatus, GpuState, HostState, Machine, RunNoise};
@@ -218,6 +218,7 @@ fn backends(machine: &Machine) -> Table {
         ("status".to_string(), false),
         ("copy bandwidth (measured)".to_string(), true),
         ("peak (nominal)".to_string(), true),
+        ("launch floor (measured)".to_string(), true),
         ("details".to_string(), false),
     ]);
     for b in &machine.backends {
@@ -227,6 +228,7 @@ fn backends(machine: &Machine) -> Table {
                 format!("`{}`", b.name),
                 "—".into(),
                 format!("not run: {reason}"),
+                "—".into(),
                 "—".into(),
                 "—".into(),
                 general_details(b),
@@ -248,13 +250,20 @@ fn backends(machine: &Machine) -> Table {
                 }
             };
             let (gbps, peak) = (limit(COPY_GBPS, "GB/s"), limit(PEAK_GFLOPS, "GFLOP/s"));
+            // An empty launch's device time, the least any cell of the backend takes (GPUs and
+            // OpenCL devices measure it; the CPU backends launch nothing).
+            let floor = match device_detail(b, i, LAUNCH_FLOOR_US) {
+                Some(_) => limit(LAUNCH_FLOOR_US, "µs"),
+                None => "—".into(),
+            };
             let mut details: Vec<String> = b
                 .details
                 .iter()
                 .filter_map(|(k, v)| {
                     let key = k.strip_prefix(&format!("device{i}."))?;
-                    let shown_as_limit =
-                        [COPY_GBPS, PEAK_GFLOPS].iter().any(|l| key == *l || key == format!("{l}_interval"));
+                    let shown_as_limit = [COPY_GBPS, PEAK_GFLOPS, LAUNCH_FLOOR_US]
+                        .iter()
+                        .any(|l| key == *l || key == format!("{l}_interval"));
                     (!shown_as_limit).then(|| format!("{key}={}", one_line(v)))
                 })
                 .collect();
@@ -268,6 +277,7 @@ fn backends(machine: &Machine) -> Table {
                 "available".into(),
                 gbps,
                 peak,
+                floor,
                 details.join(", "),
             ]);
         }
@@ -377,16 +387,23 @@ mod tests {
         let cuda = machine.backends.iter_mut().find(|b| b.name == "cuda").expect("cuda");
         cuda.details.insert("device0.copy_gbps_interval".into(), "2941-2957".into());
         cuda.details.insert("device0.copy_gbps_method".into(), "median of 31 copies".into());
+        cuda.details.insert("device0.launch_floor_us".into(), "1.18".into());
+        cuda.details.insert("device0.launch_floor_us_interval".into(), "1.15-1.22".into());
+        cuda.details.insert("device0.launch_floor_method".into(), "median of 63 launches".into());
         machine.extra.insert("host.copy_gbps".into(), "20.5".into());
         machine.extra.insert("host.copy_gbps_interval".into(), "19.8-21.0".into());
+        machine.extra.insert("host.launch_floor_us".into(), "9.99".into());
         let table = backends(&machine);
         let row = |name: &str| table.rows.iter().find(|r| r[0] == format!("`{name}`")).expect(name).clone();
         let (cuda, scalar) = (row("cuda"), row("scalar"));
         assert_eq!(cuda[3], "2950 [2941-2957] GB/s");
         assert_eq!(cuda[4], "66900 GFLOP/s", "a limit without an interval is shown bare");
-        assert!(cuda[5].contains("copy_gbps_method=median of 31 copies"), "{}", cuda[5]);
-        assert!(!cuda[5].contains("copy_gbps_interval"), "{}", cuda[5]);
+        assert_eq!(cuda[5], "1.18 [1.15-1.22] µs");
+        assert!(cuda[6].contains("copy_gbps_method=median of 31 copies"), "{}", cuda[6]);
+        assert!(cuda[6].contains("launch_floor_method=median of 63 launches"), "{}", cuda[6]);
+        assert!(!cuda[6].contains("copy_gbps_interval") && !cuda[6].contains("launch_floor_us"), "{}", cuda[6]);
         assert_eq!(scalar[3], "20.5 [19.8-21.0] GB/s (host)");
+        assert_eq!(scalar[5], "—", "a CPU backend launches nothing: no floor, not the host's");
     }
 
     #[test]

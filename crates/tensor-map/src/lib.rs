@@ -1,22 +1,27 @@
 //! Tensor maps (the copy engine's descriptors of a tensor in global memory, sm_90 on) of 2-D u8
-//! images, which a kernel takes by value (`const __grid_constant__`) to move whole tiles with
-//! `cp.async.bulk.tensor`.
+//! images, which a kernel takes to move whole tiles with `cp.async.bulk.tensor`: by value (CUDA,
+//! `const __grid_constant__`) or from a buffer (OpenCL on NVIDIA, whose runtime has no tensor maps
+//! of its own but runs on the same driver). Only the CUDA driver encodes them.
 
-use crate::error::driver;
 use cudarc::driver::{sys, DeviceRepr};
 use dspbench_core::Error;
 
 /// An encoded tensor map, as the kernel's 128-byte parameter.
 #[derive(Clone, Copy)]
 #[repr(transparent)]
-pub(crate) struct TensorMap(sys::CUtensorMap);
+pub struct TensorMap(sys::CUtensorMap);
 
 // SAFETY: a plain 128-byte value, passed by value to a kernel parameter of the same size.
 unsafe impl DeviceRepr for TensorMap {}
 
 impl TensorMap {
+    /// Its 128 bytes, as a buffer holds them for a kernel that reads the map from global memory.
+    pub fn words(&self) -> [u64; 16] {
+        self.0.opaque
+    }
+
     /// A map of zeros, for a kernel that does not read it.
-    pub(crate) fn zeroed() -> TensorMap {
+    pub fn zeroed() -> TensorMap {
         // SAFETY: a tensor map is plain integers; zeros are a valid value (if not a usable map).
         TensorMap(unsafe { std::mem::zeroed() })
     }
@@ -24,7 +29,7 @@ impl TensorMap {
 
 /// How the copy engine lays a box out in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Swizzle {
+pub enum Swizzle {
     /// Row after row, `box_columns` bytes apart.
     None,
     /// Rows of 128 bytes, 16-byte chunk c of row y at chunk c ^ (y % 8).
@@ -34,8 +39,8 @@ pub(crate) enum Swizzle {
 /// The tensor map of a `width` x `height` u8 image at device address `address` (rows `width`
 /// bytes apart), moved in boxes of `box_columns` x `box_rows`; columns and rows outside the image
 /// load as zeros and are not stored.
-pub(crate) fn u8_image(
-    address: sys::CUdeviceptr,
+pub fn u8_image(
+    address: u64,
     (width, height): (usize, usize),
     (box_columns, box_rows): (u32, u32),
     swizzle: Swizzle,
@@ -67,9 +72,19 @@ pub(crate) fn u8_image(
             sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
         )
     };
-    encoded.result().map_err(driver(format!(
-        "encoding the tensor map of a {width} x {height} u8 image in boxes of {box_columns} x {box_rows}"
-    )))?;
+    encoded.result().map_err(|e| {
+        Error::device(format!(
+            "encoding the tensor map of a {width} x {height} u8 image in boxes of {box_columns} x {box_rows}: {e:?}"
+        ))
+    })?;
     // SAFETY: the encode succeeded, so it wrote the whole map (and it began zeroed).
     Ok(TensorMap(unsafe { map.assume_init() }))
+}
+
+/// Whether tensor maps can be encoded here: the CUDA driver is present and initialises (for a
+/// backend that has not opened it itself, as OpenCL's).
+pub fn encoder_ready() -> bool {
+    // SAFETY: both only open the library (once) or call into it with no pointers; its presence is
+    // checked first, since calling into an absent one would abort.
+    unsafe { sys::is_culib_present() && sys::cuInit(0) == sys::CUresult::CUDA_SUCCESS }
 }
