@@ -11,6 +11,7 @@
 mod bandwidth;
 mod buffers;
 mod cl_error;
+mod command_buffer;
 mod device;
 mod launch;
 mod launch_floor;
