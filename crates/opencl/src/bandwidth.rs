@@ -61,7 +61,7 @@ pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
 
 /// kernels/opencl/copy_bandwidth.cl copying `src` into `dst` (whole 16-byte words of `src`), a
 /// few groups a compute unit.
-pub(crate) fn copy_kernel(device: &Device, src: &DeviceBuffer, dst: &DeviceBuffer) -> Result<Launch, Error> {
+fn copy_kernel(device: &Device, src: &DeviceBuffer, dst: &DeviceBuffer) -> Result<Launch, Error> {
     if dst.bytes() < src.bytes() {
         return Err(Error::device("the copy kernel's destination is shorter than its source"));
     }

@@ -89,12 +89,6 @@ fn records_device_time_transfers_kernel_hash_defines_and_launches() {
     assert!(details["defines"].contains("-DRADIUS=2") && details["defines"].contains("-DTILE_W=512"), "{details:?}");
     assert!(details["launches"].starts_with("conv2d_tiled global="), "{details:?}");
     assert_eq!((details["tile_w"].as_str(), details["tile_h"].as_str()), ("512", "30"));
-    // How a sample's runs are launched (command_buffer.rs): one command buffer, or one by one
-    // and why; either way a batch is timed.
-    let batches = &details["batches"];
-    assert!(batches.contains("one command buffer") || batches.contains("launched one by one ("), "{batches}");
-    let batch = algorithm.run_batch(40).expect("a batch");
-    assert!(batch.device_ms.is_some_and(|ms| ms > 0.0), "{batch:?}");
     assert_eq!(algorithm.id().backend, "opencl");
 }
 

@@ -3,7 +3,6 @@
 
 use crate::bandwidth;
 use crate::cl_error::cl_failure;
-use crate::command_buffer::CommandBufferApi;
 use crate::launch_floor;
 use dspbench_core::{DeviceInfo, Error};
 use dspbench_stats::{DeviceCopy, LaunchFloor};
@@ -46,8 +45,7 @@ pub(crate) struct Device {
     facts: BTreeMap<String, String>,
     context: OnceLock<Result<Context, Error>>,
     copy: OnceLock<Result<DeviceCopy, String>>,
-    floor: OnceLock<Result<(LaunchFloor, &'static str), String>>,
-    command_buffers: OnceLock<Result<CommandBufferApi, String>>,
+    floor: OnceLock<Result<LaunchFloor, String>>,
 }
 
 // SAFETY: a `cl_device_id` is a handle the OpenCL runtime lets any thread use; the context and
@@ -113,14 +111,7 @@ impl Device {
             context: OnceLock::new(),
             copy: OnceLock::new(),
             floor: OnceLock::new(),
-            command_buffers: OnceLock::new(),
         })
-    }
-
-    /// The command-buffer entry points batches of launches are recorded with
-    /// (command_buffer.rs), or why batches are enqueued launch by launch here.
-    pub(crate) fn command_buffers(&self) -> Result<CommandBufferApi, String> {
-        self.command_buffers.get_or_init(|| CommandBufferApi::of(self)).clone()
     }
 
     /// The device's one context, created on first use.
@@ -200,7 +191,7 @@ impl Device {
             }
         }
         match self.floor.get_or_init(|| launch_floor::measure(self).map_err(|e| e.to_string())) {
-            Ok((floor, timer)) => details.extend(floor.details("an empty kernel (one work-group of 32)", timer)),
+            Ok(floor) => details.extend(floor.details("an empty kernel (one work-group of 32)", "profiling events")),
             Err(e) => {
                 details.insert("launch_floor_failed".into(), e.clone());
             }

@@ -9,7 +9,7 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::error_codes::{ClError, CL_SUCCESS};
 use opencl3::event::Event;
 use opencl3::kernel::Kernel;
-use opencl3::types::{cl_int, cl_kernel, cl_mem, cl_uint};
+use opencl3::types::{cl_int, cl_mem, cl_uint};
 use std::ptr;
 
 /// A kernel argument.
@@ -150,12 +150,6 @@ impl Launch {
                 self.entry, self.global[0], self.global[1], self.local[0], self.local[1]
             ),
         )
-    }
-
-    /// The kernel and its global and local sizes, to record the launch elsewhere (a command
-    /// buffer, command_buffer.rs).
-    pub(crate) fn range(&self) -> (cl_kernel, &[usize; 2], &[usize; 2]) {
-        (self.kernel.get(), &self.global, &self.local)
     }
 
     /// `entry global=AxB local=CxD`, for the records.

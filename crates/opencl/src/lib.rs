@@ -11,7 +11,6 @@
 mod bandwidth;
 mod buffers;
 mod cl_error;
-mod command_buffer;
 mod device;
 mod launch;
 mod launch_floor;

@@ -1,12 +1,10 @@
 //! The [`Algorithm`] life cycle every OpenCL variant shares. A variant's planner allocates its
 //! buffers, builds its programs and fixes its launches into a [`Planned`]; this file does the
 //! rest: uploads (timed by their events), poisoning the output, the runs (device time from the
-//! first launch's start to the last one's end, or of one command buffer holding a batch's
-//! launches), downloads, and cache eviction.
+//! first launch's start to the last one's end), downloads, and cache eviction.
 
 use crate::buffers::{bytes_of, mib, DeviceBuffer, Plain};
 use crate::cl_error::cl_failure;
-use crate::command_buffer::{CommandBuffer, MAX_RECORDED_LAUNCHES};
 use crate::device::Device;
 use crate::launch::{Arg, Launch};
 use crate::program::Program;
@@ -82,9 +80,6 @@ pub(crate) struct Planned {
     defines: Vec<String>,
     eviction: Option<DeviceBuffer>,
     uploaded: bool,
-    /// A batch of runs recorded as one command buffer (the last batch size asked), where the
-    /// device records them.
-    batch: Option<CommandBuffer>,
 }
 
 impl Planned {
@@ -108,7 +103,6 @@ impl Planned {
             defines: Vec::new(),
             eviction: None,
             uploaded: false,
-            batch: None,
         })
     }
 
@@ -261,11 +255,6 @@ impl Algorithm for Planned {
         details.insert("defines".into(), self.defines.join("; "));
         let launches: Vec<String> = self.steps.iter().map(Launch::describe).collect();
         details.insert("launches".into(), launches.join("; "));
-        let batches = match self.device.command_buffers() {
-            Ok(_) => format!("a sample's runs as one command buffer (up to {MAX_RECORDED_LAUNCHES} launches)"),
-            Err(why) => format!("a sample's runs launched one by one ({why})"),
-        };
-        details.insert("batches".into(), batches);
         ExecInfo { isa: None, threads: None, details }
     }
 
@@ -277,10 +266,8 @@ impl Algorithm for Planned {
                 self.id.workload, self.id.variant, self.problem
             )));
         }
-        // A failed upload leaves buffers half written: no run until one succeeds. A recorded
-        // batch holds the arguments set when it was recorded: recorded again after the upload.
+        // A failed upload leaves buffers half written: no run until one succeeds.
         self.uploaded = false;
-        self.batch = None;
         let mut transfer = Transfer { ms: Some(0.0), bytes: 0 };
         for (role, buffer) in &mut self.inputs {
             let bytes = input_part(&self.id, *role, input, buffer.bytes())?;
@@ -316,33 +303,11 @@ impl Algorithm for Planned {
         Ok(RunTime { device_ms: self.execute(&self.steps, 1)? })
     }
 
-    /// The whole batch as one command buffer where the device records them (command_buffer.rs),
-    /// so that the launches run back to back whatever the driver's launch rate and the per-call
-    /// time is the kernels' own, as CUDA's graphs; else launched one by one (`execute`).
     fn run_batch(&mut self, calls: usize) -> Result<RunTime, Error> {
         if !self.uploaded {
             return Err(self.not_uploaded("run"));
         }
-        let launches = self.steps.len() * calls;
-        let api = self.device.command_buffers();
-        let (Ok(api), 2..=MAX_RECORDED_LAUNCHES) = (api, launches) else {
-            return Ok(RunTime { device_ms: self.execute(&self.steps, calls)? });
-        };
-        if self.batch.as_ref().is_none_or(|b| b.calls != calls) {
-            // A new batch size (calibration tries a few): recorded once, enqueued for every sample.
-            self.batch = None;
-            let what = format!("{} `{}`", self.id.workload, self.id.variant);
-            let recorded = CommandBuffer::record(api, &self.queue, &self.steps, calls)
-                .map_err(|e| cl_failure(e, &format!("recording {calls} runs of {what} as a command buffer")))?;
-            self.batch = Some(recorded);
-        }
-        let batch = self.batch.as_ref().expect("recorded above");
-        let _one_at_a_time = self.device.launch_guard();
-        let event = batch.enqueue(&self.queue, &format!("{} `{}`", self.id.workload, self.id.variant))?;
-        self.queue
-            .finish()
-            .map_err(|e| cl_failure(e, &format!("running {} `{}`", self.id.workload, self.id.variant)))?;
-        Ok(RunTime { device_ms: Some(event_ms(&event)?) })
+        Ok(RunTime { device_ms: self.execute(&self.steps, calls)? })
     }
 
     fn download(&mut self) -> Result<(Output, Transfer), Error> {
