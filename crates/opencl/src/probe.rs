@@ -6,7 +6,7 @@ use crate::device::Device;
 use dspbench_core::Error;
 use opencl3::device::CL_DEVICE_TYPE_ALL;
 use opencl3::error_codes::{CL_DEVICE_NOT_FOUND, CL_PLATFORM_NOT_FOUND_KHR};
-use opencl3::platform::get_platforms;
+use opencl3::platform::{get_platforms, Platform};
 use std::sync::{Arc, OnceLock};
 
 /// The devices of every platform, numbered across platforms in the order the loader lists them,
@@ -71,10 +71,14 @@ fn probe() -> Result<Vec<Arc<Device>>, String> {
     if platforms.is_empty() {
         return Err(Missing::Platform.reason());
     }
+    let named: Vec<(String, &Platform)> =
+        platforms.iter().map(|p| (p.name().unwrap_or_else(|e| format!("(unnamed platform: {e})")), p)).collect();
+    let wanted = std::env::var(PLATFORM_VAR).unwrap_or_default();
+    let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+    let kept: Vec<String> = kept_platforms(&names, &wanted)?.into_iter().map(str::to_string).collect();
     let mut devices = Vec::new();
     let mut skipped = Vec::new();
-    for platform in &platforms {
-        let platform_name = platform.name().unwrap_or_else(|e| format!("(unnamed platform: {e})"));
+    for (platform_name, platform) in named.into_iter().filter(|(name, _)| kept.contains(name)) {
         let ids = match platform.get_devices(CL_DEVICE_TYPE_ALL) {
             Ok(ids) => ids,
             Err(e) if e.0 == CL_DEVICE_NOT_FOUND => Vec::new(),
@@ -99,9 +103,34 @@ fn probe() -> Result<Vec<Arc<Device>>, String> {
     Ok(devices)
 }
 
+/// Restricts the backend to the platforms whose name contains its value (case-insensitive), so
+/// that one platform's first device is device 0: the tests run on device 0, and a machine with
+/// NVIDIA's OpenCL and PoCL tests NVIDIA's with `DSPBENCH_OPENCL_PLATFORM=NVIDIA`.
+pub(crate) const PLATFORM_VAR: &str = "DSPBENCH_OPENCL_PLATFORM";
+
+/// The platforms of `names` that `wanted` (PLATFORM_VAR's value; empty: all) keeps, or why none.
+fn kept_platforms<'a>(names: &[&'a str], wanted: &str) -> Result<Vec<&'a str>, String> {
+    let lower = wanted.trim().to_lowercase();
+    let kept: Vec<&str> = names.iter().copied().filter(|name| name.to_lowercase().contains(&lower)).collect();
+    if kept.is_empty() {
+        return Err(format!("{PLATFORM_VAR}={wanted} matches no OpenCL platform (there are: {})", names.join("; ")));
+    }
+    Ok(kept)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_platform_variable_keeps_the_platforms_it_names_or_says_which_there_are() {
+        let names = ["Portable Computing Language", "NVIDIA CUDA"];
+        assert_eq!(kept_platforms(&names, ""), Ok(names.to_vec()));
+        assert_eq!(kept_platforms(&names, "nvidia"), Ok(vec!["NVIDIA CUDA"]));
+        assert_eq!(kept_platforms(&names, " Portable "), Ok(vec!["Portable Computing Language"]));
+        let none = kept_platforms(&names, "AMD").unwrap_err();
+        assert!(none.contains("DSPBENCH_OPENCL_PLATFORM=AMD") && none.contains("NVIDIA CUDA"), "{none}");
+    }
 
     #[test]
     fn each_unavailable_reason_names_what_is_missing_and_what_to_install() {
