@@ -342,7 +342,7 @@ fn strided_points_per_thread(len: usize) -> usize {
 /// 0.0233. (Until the DFT's loops had constant trip counts, fft_dft.h, NVIDIA's compiler kept its
 /// points in a stack frame and large batches ran twice as slow on it.) Elsewhere (PoCL) not
 /// measured.
-fn registers_by_default(device: &Device) -> bool {
+pub(crate) fn registers_by_default(device: &Device) -> bool {
     device.is_nvidia()
 }
 

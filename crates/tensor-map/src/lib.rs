@@ -53,6 +53,7 @@ pub fn u8_image(
         Swizzle::None => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
         Swizzle::Bytes128 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
     };
+    let _context = CurrentContext::ensure()?;
     let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
     // SAFETY: every pointer is to a live local array of the rank's length (the strides: rank - 1),
     // and `map` to writable storage of a tensor map; the function only encodes, on the host.
@@ -79,6 +80,70 @@ pub fn u8_image(
     })?;
     // SAFETY: the encode succeeded, so it wrote the whole map (and it began zeroed).
     Ok(TensorMap(unsafe { map.assume_init() }))
+}
+
+/// A context current on this thread while a map is encoded: the encoder refuses to run without
+/// one (CUDA_ERROR_INVALID_CONTEXT), and a thread of a backend that has not opened CUDA itself
+/// (OpenCL on NVIDIA) has none. Where none is current, device 0's primary context is pushed, and
+/// popped again on drop, so the thread is left as it was. Encoding is host-side arithmetic on the
+/// address: any context of the process serves (one address space for every device).
+struct CurrentContext {
+    pushed: bool,
+}
+
+impl CurrentContext {
+    fn ensure() -> Result<CurrentContext, Error> {
+        let failed = |what: &str, e: sys::CUresult| Error::device(format!("{what} to encode a tensor map: {e:?}"));
+        let mut current: sys::CUcontext = std::ptr::null_mut();
+        // SAFETY: writes one context handle (null where none is current).
+        let status = unsafe { sys::cuCtxGetCurrent(&mut current) };
+        if status != sys::CUresult::CUDA_SUCCESS {
+            return Err(failed("reading the current CUDA context", status));
+        }
+        if !current.is_null() {
+            return Ok(CurrentContext { pushed: false });
+        }
+        let primary = primary_context().map_err(|e| failed("retaining device 0's primary context", e))?;
+        // SAFETY: a retained (so live) context, pushed on this thread and popped on drop.
+        let status = unsafe { sys::cuCtxPushCurrent_v2(primary as sys::CUcontext) };
+        if status != sys::CUresult::CUDA_SUCCESS {
+            return Err(failed("making device 0's primary context current", status));
+        }
+        Ok(CurrentContext { pushed: true })
+    }
+}
+
+impl Drop for CurrentContext {
+    fn drop(&mut self) {
+        if self.pushed {
+            let mut popped: sys::CUcontext = std::ptr::null_mut();
+            // SAFETY: pops the context `ensure` pushed on this thread.
+            unsafe { sys::cuCtxPopCurrent_v2(&mut popped) };
+        }
+    }
+}
+
+/// Device 0's primary context, retained once for the process (its handle as an integer: shared
+/// across threads).
+fn primary_context() -> Result<usize, sys::CUresult> {
+    static PRIMARY: std::sync::OnceLock<Result<usize, sys::CUresult>> = std::sync::OnceLock::new();
+    *PRIMARY.get_or_init(|| {
+        let mut device: sys::CUdevice = 0;
+        let mut context: sys::CUcontext = std::ptr::null_mut();
+        // SAFETY: the driver is initialised (encoder_ready); each call writes one handle.
+        unsafe {
+            sys::cuInit(0).result().map_err(|_| sys::CUresult::CUDA_ERROR_NOT_INITIALIZED)?;
+            let status = sys::cuDeviceGet(&mut device, 0);
+            if status != sys::CUresult::CUDA_SUCCESS {
+                return Err(status);
+            }
+            let status = sys::cuDevicePrimaryCtxRetain(&mut context, device);
+            if status != sys::CUresult::CUDA_SUCCESS {
+                return Err(status);
+            }
+        }
+        Ok(context as usize)
+    })
 }
 
 /// Whether tensor maps can be encoded here: the CUDA driver is present and initialises (for a
