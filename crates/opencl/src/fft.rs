@@ -297,7 +297,7 @@ mod tests {
     #[test]
     fn stockham_paths_agree_with_the_reference() {
         use crate::OpenClBackend;
-        use dspbench_core::{Backend, Params, PlanRequest};
+        use dspbench_core::{Backend, Error, Params, PlanRequest};
         if !crate::conformance::device_ready() {
             return;
         }
@@ -328,7 +328,13 @@ mod tests {
                 }
                 for tunables in &cases {
                     let request = PlanRequest { problem, variant: "stockham", tunables, device: 0 };
-                    let details = OpenClBackend.plan(&request).expect("plan").exec_info().details;
+                    let details = match OpenClBackend.plan(&request) {
+                        Ok(planned) => planned.exec_info().details,
+                        // A whole exchange of 16384 points at 16 a work-item takes 72 KiB: over
+                        // NVIDIA's 48 KiB a group, refused as such.
+                        Err(Error::Unsupported(m)) if m.contains("bytes of local memory") => continue,
+                        Err(e) => panic!("{problem} {tunables:?}: {e}"),
+                    };
                     let fold = tunables.string_opt("fold").unwrap();
                     let path = tunables.string_opt("path").unwrap();
                     let registers =
