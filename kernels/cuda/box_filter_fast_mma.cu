@@ -265,7 +265,7 @@ static_assert(MMA_OUT_COLS == 128 && IN_PITCH == 224, "the tensor copies' boxes 
 static_assert(TMA_BARRIERS + BARRIER_BYTES <= MMA_SHARED_BYTES, "the copy engine's layout fits the shared memory");
 #endif
 
-// A tensor map (CUtensorMap, encoded by the host: crates/cuda/src/tensor_map.rs), taken as a
+// A tensor map (CUtensorMap, encoded by the host: crates/tensor-map), taken as a
 // __grid_constant__ parameter.
 struct __align__(64) TensorMap {
     unsigned long long opaque[16];

@@ -1,7 +1,8 @@
 //! Tensor maps (the copy engine's descriptors of a tensor in global memory, sm_90 on) of 2-D u8
-//! images, which a kernel takes to move whole tiles with `cp.async.bulk.tensor`: by value (CUDA,
-//! `const __grid_constant__`) or from a buffer (OpenCL on NVIDIA, whose runtime has no tensor maps
-//! of its own but runs on the same driver). Only the CUDA driver encodes them.
+//! images, which a kernel takes by value to move whole tiles with `cp.async.bulk.tensor`: CUDA's as
+//! `const __grid_constant__`, NVIDIA's OpenCL (whose runtime has no tensor maps of its own but
+//! runs on the same driver) as a struct of 16 words, both read in the parameter space. Only the
+//! CUDA driver encodes them.
 
 use cudarc::driver::{sys, DeviceRepr};
 use dspbench_core::Error;
@@ -15,7 +16,7 @@ pub struct TensorMap(sys::CUtensorMap);
 unsafe impl DeviceRepr for TensorMap {}
 
 impl TensorMap {
-    /// Its 128 bytes, as a buffer holds them for a kernel that reads the map from global memory.
+    /// Its 128 bytes, as an OpenCL kernel's struct argument takes them.
     pub fn words(&self) -> [u64; 16] {
         self.0.opaque
     }
