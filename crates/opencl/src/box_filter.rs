@@ -398,6 +398,13 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }
+    if ctx.tunables.string_opt("staging")?.is_some() {
+        return Err(Error::input(
+            "box-filter `fast` tunable `staging` applies to the tensor-core form (u8, `form: mma` or its default \
+             images), not to this image's"
+                .to_string(),
+        ));
+    }
     let cap = match image.dtype {
         DType::F32 => chosen.unwrap_or(Some(F32_REGISTER_CAP)),
         DType::U8 => None,

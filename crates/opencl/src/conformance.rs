@@ -163,6 +163,12 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} strips {strips}");
     }
     let ring = Params::new().with("form", "ring");
+    // `staging` belongs to the tensor-core form: refused elsewhere, naming it.
+    let f32_image = Problem::BoxFilter { width: 64, height: 64, window: 5, dtype: DType::F32 };
+    let staging = Params::new().with("staging", "threads");
+    let request = PlanRequest { problem: f32_image, variant: "fast", tunables: &staging, device: 0 };
+    let err = OpenClBackend.plan(&request).err().expect("a bad input");
+    assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`staging`")), "{err}");
     for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
         let problem = Problem::BoxFilter { width, height: 300, window, dtype };
         let request = PlanRequest { problem, variant: "fast", tunables: &ring, device: 0 };
