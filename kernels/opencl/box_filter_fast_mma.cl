@@ -314,7 +314,8 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     __global const uchar* in, int width, int height, int window, __global uchar* out, tensor_map in_map_value,
     tensor_map out_map_value) {
     // Aligned for the copy engine: a tensor copy's destination to 128 bytes, a 128-byte swizzled
-    // tile to 1024.
+    // tile to 1024. With cp.async too, NVIDIA's compiler runs the shape (3, 3) faster so aligned
+    // than at 16 (reports/2026-11-26-h100/experiments call-185, call-186; docs/findings.md).
     __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(128)));
     __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(1024)));
     __local uint4 band_y[BAND_Y_UINT4];
