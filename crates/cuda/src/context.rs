@@ -16,7 +16,7 @@ pub(crate) struct Gpu {
     pub facts: DeviceFacts,
     eviction: Mutex<Option<CudaSlice<u8>>>,
     copy: OnceLock<Result<DeviceCopy, String>>,
-    floor: OnceLock<Result<LaunchFloor, String>>,
+    floor: OnceLock<Result<(LaunchFloor, &'static str), String>>,
     /// Held by whatever enqueues work on `stream`, so that two threads never use it at once: a
     /// batch being captured as a graph would take in another thread's work (seen: a test thread's
     /// launches captured into another's graph, replayed after their buffers were freed).
@@ -75,7 +75,7 @@ impl Gpu {
     }
 
     /// The device's launch floor (`launch_floor`), on first use, kept.
-    fn floor(&self) -> Result<LaunchFloor, String> {
+    fn floor(&self) -> Result<(LaunchFloor, &'static str), String> {
         self.floor
             .get_or_init(|| {
                 let _stream = self.exclusive();
@@ -94,7 +94,7 @@ impl Gpu {
             }
         }
         match self.floor() {
-            Ok(floor) => details.extend(floor.details("an empty kernel (one block of 32 threads)", "CUDA events")),
+            Ok((floor, timer)) => details.extend(floor.details("an empty kernel (one block of 32 threads)", timer)),
             Err(why) => {
                 details.insert("launch_floor_failed".into(), why);
             }

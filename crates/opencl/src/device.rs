@@ -191,7 +191,10 @@ impl Device {
             }
         }
         match self.floor.get_or_init(|| launch_floor::measure(self).map_err(|e| e.to_string())) {
-            Ok(floor) => details.extend(floor.details("an empty kernel (one work-group of 32)", "profiling events")),
+            Ok(floor) => details.extend(
+                floor
+                    .details("an empty kernel (one work-group of 32)", "profiling events on its first and last launch"),
+            ),
             Err(e) => {
                 details.insert("launch_floor_failed".into(), e.clone());
             }
