@@ -39,6 +39,7 @@
 //    summed in two accumulators (so each chain is G products long; the low one starts at the
 //    rounding's bias), V = 256 V_hi + V_lo, exact. A group's operands stay in this lane's
 //    registers for the G - 1 steps after the one that made them.
+//    At G = 3 on sm_90 pass 2 runs as warpgroup products instead (MMA_WGMMA, below).
 //  - The mean as the other u8 forms: multiply-high of (V + area / 2) by ceil(2^32 / area),
 //    exact for windows up to 63 (as one 64-bit multiply-add, V magic + bias magic, with the low
 //    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two
@@ -102,7 +103,8 @@
 //          MMA_SHARED_BYTES of dynamic shared memory (or more); width a multiple of 16, window
 //          <= 63, sm_80 and later.
 // Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below), MMA_BEYOND_L2 (1 where the
-//          image's input and output exceed three quarters of the L2).
+//          image's input and output exceed three quarters of the L2), MMA_WGMMA (1: pass 2 by
+//          warpgroup products, G = 3, sm_90a).
 
 #include "image_common.cuh"
 
@@ -140,8 +142,24 @@
 // 128 registers it spilled 16 bytes, with the bands from shared memory it took 120 and did not,
 // and both ran slower (8K m = 45 0.0359 and 0.0353 against 0.0345, call-161). The host may define
 // it 0 to measure the form without.
+// Pass 2 at G = 3 by Hopper's warpgroup products (the host's MMA_WGMMA on sm_90, compiled for
+// sm_90a): V^T (64 slab columns x 32 output rows) = H^T . Band_y^T, a warpgroup's four slabs at
+// once, H^T from the registers pass 1 left it in (A), Band_y^T from shared memory (B): two chains
+// of G products m64n32k32 a step (high and low bytes) instead of each warp's 16 to 24 products
+// m16n8k32 and their band loads, in 96 to 102 registers instead of 98 to 128. H100, kernel ms,
+// mma.sync -> wgmma (reports/2026-11-26-h100/experiments call-212, call-213): 7680 x 4320 m = 35 /
+// 45 / 51 / 63 0.0330 / 0.0328 / 0.0361 / 0.0359 -> 0.0320 / 0.0319 / 0.0344 / 0.0343, 4096^2 m =
+// 45 / 63 0.0171 / 0.0192 -> 0.0169 / 0.0184, 8192^2 m = 63 0.0638 -> 0.0607. Not at G <= 2, which
+// run at 78 to 93% of the copy bandwidth already and where NVIDIA's OpenCL twin, whose compiler
+// targets plain sm_90 without wgmma, would fall further behind.
+#ifndef MMA_WGMMA
+#define MMA_WGMMA 0
+#endif
+#if MMA_WGMMA && MMA_G != 3
+#error "pass 2 by warpgroup products is for G = 3"
+#endif
 #ifndef MMA_COLUMN_SUMS
-#define MMA_COLUMN_SUMS (MMA_G == 3 && MMA_KH == 3)
+#define MMA_COLUMN_SUMS (MMA_G == 3 && MMA_KH == 3 && !MMA_WGMMA)
 #endif
 #if MMA_COLUMN_SUMS && (MMA_G != 3 || MMA_KH != 3)
 #error "pass 2 by column sums is for the shape (3, 3)"
@@ -376,6 +394,7 @@ __device__ __forceinline__ void mma_u8_k16(unsigned int (&d)[4], unsigned int a0
         : "r"(a0), "r"(a1), "r"(b));
 }
 
+
 // Which half of group d's 32 input rows (0 .. 15: lower, 16 .. 31: upper) output rows 16 half ..
 // 16 half + 15 of a block reach with windows up to 2 r_max + 1: input row k of group d lies
 // 32 d + k - 16 half - i rows below output row i, which its window covers from 0 to 2r. Pass 2
@@ -416,6 +435,63 @@ __device__ __forceinline__ unsigned int window_word(int v, unsigned int span)
     return ((unsigned int)v <= span ? 1u : 0u) | ((unsigned int)(v + O1) <= span ? 0x100u : 0u)
            | ((unsigned int)(v + O2) <= span ? 0x10000u : 0u) | ((unsigned int)(v + O3) <= span ? 0x1000000u : 0u);
 }
+
+#if MMA_WGMMA
+// Orders this warpgroup's register writes before its next warpgroup products read them.
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+
+__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+
+// d (+)= a . b, m64n32k32, u8 x u8 -> s32: a this warp's 16 rows of A (mma.m16n8k32's A layout),
+// b a shared-memory matrix descriptor; `accumulate` 0 starts d at the product.
+__device__ __forceinline__ void wgmma_u8(unsigned int (&d)[16], const uint4& a, unsigned long long b, int accumulate)
+{
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
+        "%13, %14, %15}, {%16, %17, %18, %19}, %20, p;\n}"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]),
+          "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
+        : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+
+// Band_y^T for the warpgroup products, K-major without swizzle: core matrices of 8 output rows x
+// 16 k bytes (128 bytes, a row's 16 bytes together), WGMMA_K_CHUNKS of them along k (each group's
+// 32 rows in two) WGMMA_LBO apart, the 4 eights of output rows WGMMA_SBO apart. k follows the
+// permuted order of the A registers (k = 4t + b of a 16: input row 2t + (0, 1, 8, 9)[b]).
+#define WGMMA_K_CHUNKS (2 * MMA_G)
+#define WGMMA_LBO 128
+#define WGMMA_SBO (128 * WGMMA_K_CHUNKS)
+static_assert(MMA_OUT_COLS == 128, "a block two warpgroups");
+static_assert(4 * WGMMA_SBO <= 16 * 2 * MAX_GROUPS * 32, "Band_y^T fits Band_y's place");
+
+__device__ __forceinline__ void fill_band_y_wgmma(unsigned int* band, int r)
+{
+    const unsigned int span = 2u * (unsigned int)r;
+    for (int e = threadIdx.x; e < WGMMA_SBO; e += MMA_THREADS) {  // 4 x WGMMA_SBO / 4 words
+        const int word = e & 3;
+        const int row = (e >> 2) & 7;
+        const int chunk = (e >> 5) % WGMMA_K_CHUNKS;
+        const int eight = (e >> 5) / WGMMA_K_CHUNKS;
+        const int n = 8 * eight + row;  // output row 0 .. 31
+        // k = 16 chunk + 4 word + b: group chunk / 2, input row 16 (chunk & 1) + 2 word + (0, 1, 8, 9)[b].
+        const int s = 32 * (chunk >> 1) + 16 * (chunk & 1) + 2 * word;
+        band[e] = window_word<1, 8, 9>(s - n, span);
+    }
+}
+
+// The descriptor of Band_y^T's group d (k chunks 2d, 2d + 1).
+__device__ __forceinline__ unsigned long long band_y_descriptor(const void* band, int d)
+{
+    const unsigned long long address = shared_address(band) + 2 * 128 * d;
+    // Bits 0-13 the address, 16-29 the leading (k) offset, 32-45 the stride (row) offset, all in
+    // 16 bytes; swizzle 0 (none). The offsets the other way round gave wrong sums (call-212).
+    return ((address & 0x3FFFF) >> 4) | ((unsigned long long)(WGMMA_LBO >> 4) << 16)
+           | ((unsigned long long)(WGMMA_SBO >> 4) << 32);
+}
+#endif
 
 // A thread's share of every group's copies, fixed from step to step: pieces t and t +
 // MMA_THREADS of the 32 rows x IN_PIECES, those inside the image and within the window's reach of
@@ -620,7 +696,10 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 
     // The band matrices, while the first groups' copies are under way (built before them, their
     // few hundred instructions a thread held every block's first loads back: call-148).
-#if !MMA_COLUMN_SUMS
+#if MMA_WGMMA
+    fill_band_y_wgmma(reinterpret_cast<unsigned int*>(w.band_y), w.r);
+    fence_for_bulk();  // the warpgroup products read it through the async proxy
+#elif !MMA_COLUMN_SUMS
     fill_band_y(w.band_y, w.r);
 #endif
     // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s +
@@ -802,6 +881,37 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 ops[d][0] = history[d][0];
                 ops[d][1] = history[d][1];
             }
+#if MMA_WGMMA
+            // The warpgroup's products: A of group d is this warp's H^T, rows g and g + 8 its
+            // slab columns g (ops[d][0]) and g + 8 (ops[d][1]), k its permuted rows; a thread's
+            // accumulators hold slab columns g (e < 2) and g + 8 at output rows 8 c + 2t, + 1.
+            {
+                unsigned int vh[16];
+                unsigned int vl[16];
+                wgmma_fence();
+#pragma unroll
+                for (int d = 0; d < G; ++d) {
+                    const uint4 a = make_uint4(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
+                    wgmma_u8(vh, a, band_y_descriptor(w.band_y, d), d);
+                }
+#pragma unroll
+                for (int d = 0; d < G; ++d) {
+                    const uint4 a = make_uint4(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
+                    wgmma_u8(vl, a, band_y_descriptor(w.band_y, d), d);
+                }
+                wgmma_commit();
+                wgmma_wait_all();
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const unsigned int m = __umulhi(vh[4 * c + e] * 256u + vl[4 * c + e] + w.bias, w.magic);
+                        const int row = 8 * c + 2 * tg + (e & 1);
+                        tile[row * OUT_PITCH + SLAB * warp + g + 8 * (e >> 1)] = (unsigned char)m;
+                    }
+                }
+            }
+#else
 #pragma unroll
             for (int half = 0; half < 2; ++half) {
                 // The high and low bytes' sums in separate accumulators, so that each chain is
@@ -895,6 +1005,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                     *reinterpret_cast<unsigned short*>(at + 8 * row_pitch) = (unsigned short)__byte_perm(m[2], m[3], 0x0040);
                 }
             }
+#endif
 #if MMA_TMA_STORES
             fence_for_bulk();  // the tile's bulk stores read it after the next step's barrier
 #endif

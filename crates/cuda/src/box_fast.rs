@@ -14,7 +14,7 @@ use crate::memory::alloc;
 use crate::pixel::Pixel;
 use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, PushKernelArg};
-use dspbench_core::{Algorithm, DType, Error, Input, Output, Problem, VariantInfo, Workload};
+use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
     MMA_OUT_COLS,
@@ -26,7 +26,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &["strips", "form", "mma_columns"],
+    tunables: &["strips", "form", "mma_columns", "mma_pass2"],
     domain: DOMAIN,
 };
 
@@ -108,9 +108,9 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
         (module, vec![launch], None)
     } else {
-        if mma_columns.is_some() {
+        if let Some(name) = ["mma_columns", "mma_pass2"].into_iter().find(|name| ctx.tunables.get(name).is_some()) {
             return Err(Error::input(format!(
-                "box-filter `fast` tunable `mma_columns` applies to the tensor-core form (form = mma), which \
+                "box-filter `fast` tunable `{name}` applies to the tensor-core form (form = mma), which \
                  {dtype} {width} x {height}, m = {window} does not take"
             )));
         }
@@ -211,10 +211,13 @@ fn mma_launch<P: Pixel>(
     // One shape a module, so that a small window's walk is not held to the registers of the
     // largest shape's (the kernel file's MMA_G, MMA_KH).
     let (groups, steps) = mma_shape(window);
-    let defines = defines::<P>().set("MMA_G", groups).set("MMA_KH", steps).set("MMA_OUT_COLS", block_columns).set(
+    let mut defines = defines::<P>().set("MMA_G", groups).set("MMA_KH", steps).set("MMA_OUT_COLS", block_columns).set(
         "MMA_BEYOND_L2",
         usize::from(beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>())),
     );
+    if mma_pass2_by_warpgroups(ctx.tunables, groups, block_columns, (major, minor))? {
+        defines = defines.set("MMA_WGMMA", 1).flag(crate::compile::ARCH_SPECIFIC);
+    }
     let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines)?;
     let columns = width.div_ceil(block_columns);
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
@@ -229,6 +232,41 @@ fn mma_launch<P: Pixel>(
     };
     launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
     Ok((module, launch))
+}
+
+/// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel file's
+/// MMA_WGMMA: `wgmma`, compiled for the architecture-specific sm_90a) or each warp's `mma.sync`
+/// (tunable `mma_pass2`: `wgmma` or `mma`). By default where it applies: windows of G = 3 (m = 35
+/// .. 63) in blocks of 128 columns on compute capability 9.0, where it ran faster at every window
+/// on every image measured (H100, kernel ms, `mma` -> `wgmma`, reports/2026-11-26-h100/experiments
+/// call-213: 7680 x 4320 m = 35 / 49 / 51 / 63 0.0330 / 0.0328 / 0.0361 / 0.0359 -> 0.0320 / 0.0320 /
+/// 0.0344 / 0.0343, 8192^2 m = 45 / 63 0.0583 / 0.0638 -> 0.0568 / 0.0607, 4096 x 2160 m = 63 0.0131
+/// -> 0.0124). NVIDIA's OpenCL compiler emits PTX for the plain sm_90 target, which has no `wgmma`
+/// (call-213): the OpenCL twin keeps `mma.sync`.
+fn mma_pass2_by_warpgroups(
+    tunables: &Params,
+    groups: usize,
+    block_columns: usize,
+    (major, minor): (i32, i32),
+) -> Result<bool, Error> {
+    let applies = groups == 3 && block_columns == 128;
+    let hopper = (major, minor) == (9, 0);
+    match tunables.string_opt("mma_pass2")? {
+        None => Ok(applies && hopper),
+        Some("mma") => Ok(false),
+        Some("wgmma") if !applies => Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_pass2: wgmma` applies to windows of 35 to 63 (G = 3) in blocks of 128 \
+             columns, not {groups} groups of rows and {block_columns} columns"
+        ))),
+        Some("wgmma") if !hopper => Err(Error::unsupported(format!(
+            "box-filter `fast` tunable `mma_pass2: wgmma` needs the warpgroup products of compute capability 9.0, not \
+             {major}.{minor}"
+        ))),
+        Some("wgmma") => Ok(true),
+        Some(other) => {
+            Err(Error::input(format!("box-filter `fast` tunable `mma_pass2` is `mma` or `wgmma`, not `{other}`")))
+        }
+    }
 }
 
 /// The tensor-core form's tensor maps (sm_90 on; zeros before, where the kernel moves its tiles with
@@ -324,6 +362,25 @@ mod tests {
         assert!(beyond_l2(h100, 4800 * 4800));
         assert!(beyond_l2(h100, 7680 * 4320));
         assert!(!beyond_l2(h100, 3 * h100 / 8) && beyond_l2(h100, 3 * h100 / 8 + 1));
+    }
+
+    #[test]
+    fn pass_2_takes_warpgroup_products_at_g_3_on_hopper_unless_asked_otherwise() {
+        let none = Params::new();
+        assert!(mma_pass2_by_warpgroups(&none, 3, 128, (9, 0)).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, 2, 128, (9, 0)).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, 3, 256, (9, 0)).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, 3, 128, (8, 9)).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, 3, 128, (10, 0)).unwrap());
+        let mma = Params::new().with("mma_pass2", "mma");
+        assert!(!mma_pass2_by_warpgroups(&mma, 3, 128, (9, 0)).unwrap());
+        let wgmma = Params::new().with("mma_pass2", "wgmma");
+        assert!(mma_pass2_by_warpgroups(&wgmma, 3, 128, (9, 0)).unwrap());
+        let bad_input = |tunables: &Params, groups, columns| matches!(mma_pass2_by_warpgroups(tunables, groups, columns, (9, 0)), Err(Error::Input(m)) if m.contains("`mma_pass2"));
+        assert!(bad_input(&wgmma, 2, 128) && bad_input(&wgmma, 3, 512));
+        assert!(bad_input(&Params::new().with("mma_pass2", "hmma"), 3, 128));
+        let elsewhere = mma_pass2_by_warpgroups(&wgmma, 3, 128, (8, 0));
+        assert!(matches!(elsewhere, Err(Error::Unsupported(m)) if m.contains("9.0")));
     }
 
     #[test]

@@ -32,9 +32,10 @@ pub(crate) struct Module {
 impl Compiler {
     /// Compiles (or finds in the cache) kernel file `name` with `defines` for `gpu`, and loads it.
     pub(crate) fn load(&self, gpu: &Gpu, name: &str, defines: Defines) -> Result<Module, Error> {
+        let arch = architecture(gpu.facts.arch, &defines);
         let compiled = |source: &KernelSource| {
-            let key = CacheKey::new(source, &defines, gpu.facts.arch);
-            self.cache.get_or_compile(key, || compile(source, &defines, gpu.facts.arch))
+            let key = CacheKey::new(source, &defines, arch);
+            self.cache.get_or_compile(key, || compile(source, &defines, arch))
         };
         let source = source(Dialect::Cuda, name)?;
         let ptx = compiled(&source)?;
@@ -108,6 +109,20 @@ fn check_entry_points(custom: &str, builtin: &str, path: &std::path::Path) -> Re
     Ok(())
 }
 
+/// The macro a kernel's defines name to be compiled for its device's architecture-specific target
+/// (`compute_90a`: Hopper's warpgroup products), which runs on that architecture alone.
+pub(crate) const ARCH_SPECIFIC: &str = "ARCH_SPECIFIC";
+
+/// The architecture to compile for: the device's, or its architecture-specific target where the
+/// defines ask for it and it has one.
+fn architecture(device: &'static str, defines: &Defines) -> &'static str {
+    match (defines.get(ARCH_SPECIFIC), device) {
+        (Some(_), "compute_90") => "compute_90a",
+        (Some(_), "compute_100") => "compute_100a",
+        _ => device,
+    }
+}
+
 fn compile(source: &KernelSource, defines: &Defines, arch: &'static str) -> Result<Ptx, Error> {
     let mut options = defines.options();
     options.extend(BASE_OPTIONS.iter().map(|o| o.to_string()));
@@ -130,6 +145,14 @@ fn compile(source: &KernelSource, defines: &Defines, arch: &'static str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn architecture_specific_targets_only_where_asked_and_known() {
+        let asked = Defines::new().set("MMA_G", 3).flag(ARCH_SPECIFIC);
+        assert_eq!(architecture("compute_90", &asked), "compute_90a");
+        assert_eq!(architecture("compute_90", &Defines::new().set("MMA_G", 3)), "compute_90");
+        assert_eq!(architecture("compute_80", &asked), "compute_80");
+    }
 
     const PTX: &str = "
 .version 8.0

@@ -207,6 +207,24 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             }
         }
     }
+    // Pass 2 at G = 3 both ways (tunable `mma_pass2`: Hopper's warpgroup products by default on
+    // sm_90, each warp's mma.sync elsewhere), every window either side of the shapes' changes, on
+    // images with every edge.
+    for (width, height) in [(1040, 1100), (1024, 300), (64, 64), (256, 7)] {
+        for pass2 in ["mma", "wgmma"] {
+            for window in [35, 47, 49, 51, 63] {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let tunables = Params::new().with("form", "mma").with("mma_pass2", pass2);
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(Error::Unsupported(m)) = backend().plan(&request) {
+                    assert!(m.contains("compute capability"), "{problem} {pass2}: {m}");
+                    continue;
+                }
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} pass 2 by {pass2}");
+            }
+        }
+    }
     let plan = |width, height, dtype, window, tunables: &Params| {
         let problem = Problem::BoxFilter { width, height, window, dtype };
         backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
@@ -246,6 +264,18 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let f32_columns = Params::new().with("mma_columns", 256usize);
     let err = plan(1024, 300, DType::F32, 31, &f32_columns).err().expect("a bad input");
     assert!(matches!(&err, Error::Input(m) if m.contains("`mma_columns`")), "{err}");
+    // Pass 2 by warpgroup products at G <= 2, or an unknown pass 2; `mma_pass2` outside the
+    // tensor-core form.
+    if gpu.facts.compute_capability.0 >= 8 {
+        for (window, pass2) in [(31, "wgmma"), (63, "hmma")] {
+            let tunables = Params::new().with("form", "mma").with("mma_pass2", pass2);
+            let err = plan(1024, 300, DType::U8, window, &tunables).err().expect("a bad input");
+            assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2")), "{window} {pass2}: {err}");
+        }
+    }
+    let f32_pass2 = Params::new().with("mma_pass2", "mma");
+    let err = plan(1024, 300, DType::F32, 63, &f32_pass2).err().expect("a bad input");
+    assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2`")), "{err}");
 }
 
 /// An image beyond the L2 (input and output over three quarters of it, MMA_BEYOND_L2) takes the

@@ -23,6 +23,11 @@ impl Defines {
         self
     }
 
+    /// The value of macro `name`, if defined (`""` for a flag).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
     /// Options in the form both NVRTC and clBuildProgram accept: `-DNAME=value` / `-DNAME`.
     pub fn options(&self) -> Vec<String> {
         self.0.iter().map(|(k, v)| if v.is_empty() { format!("-D{k}") } else { format!("-D{k}={v}") }).collect()
