@@ -230,14 +230,19 @@
 #ifndef MMA_TMA_LOADS
 #define MMA_TMA_LOADS (MMA_TMA_ARCH && (MMA_G <= 2 || MMA_BEYOND_L2))
 #endif
+// With pass 2 by warpgroup products (MMA_WGMMA) the engine's stores at G = 3 gain where its loads
+// run, beyond the L2 (8K m = 45 / 63 0.0318 / 0.0342 -> 0.0311 / 0.0331 ms, 4096^2 level or 1%
+// slower: call-217, call-218; 82-92 registers); with each warp's mma.sync they had lost everywhere.
 #ifndef MMA_TMA_STORES
-#define MMA_TMA_STORES (MMA_TMA_ARCH && MMA_G <= 2)
+#define MMA_TMA_STORES (MMA_TMA_ARCH && (MMA_G <= 2 || (MMA_WGMMA && MMA_BEYOND_L2)))
 #endif
 // Input buffers: groups ahead of the one a step works on, plus one. The copy engine's copies keep
 // three groups ahead, not two (4096^2 m = 9 0.0130 -> 0.0126 ms, call-176); cp.async's ran slower
-// so (8K m = 5 0.0291 -> 0.0301, call-179).
+// so at G <= 2 (8K m = 5 0.0291 -> 0.0301, call-179) but faster at G = 3 with the warpgroup
+// products (4096^2 m = 45 / 63 0.0168 / 0.0183 -> 0.0168 / 0.0179, 1040 x 1100 m = 35 0.0055 ->
+// 0.0050: call-217; with the engine's stores beside them slower, call-218).
 #ifndef IN_BUFS
-#if MMA_TMA_LOADS
+#if MMA_TMA_LOADS || MMA_WGMMA
 #define IN_BUFS 4
 #else
 #define IN_BUFS 3
@@ -907,7 +912,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                     for (int e = 0; e < 4; ++e) {
                         const unsigned int m = __umulhi(vh[4 * c + e] * 256u + vl[4 * c + e] + w.bias, w.magic);
                         const int row = 8 * c + 2 * tg + (e & 1);
+#if MMA_TMA_STORES
+                        // The engine's 128-byte swizzle: the slab's chunk of row `row` at warp ^ row % 8.
+                        tile[row * 128 + SLAB * (warp ^ (row & 7)) + g + 8 * (e >> 1)] = (unsigned char)m;
+#else
                         tile[row * OUT_PITCH + SLAB * warp + g + 8 * (e >> 1)] = (unsigned char)m;
+#endif
                     }
                 }
             }
