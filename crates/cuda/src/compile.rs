@@ -27,6 +27,8 @@ pub(crate) struct Module {
     pub module: Arc<CudaModule>,
     pub source: KernelSource,
     pub defines: Defines,
+    /// The architecture the PTX was compiled for (`compute_90`, or `compute_90a` where asked).
+    pub arch: &'static str,
 }
 
 impl Compiler {
@@ -44,7 +46,7 @@ impl Compiler {
             check_entry_points(&ptx.to_src(), &reference.to_src(), path)?;
         }
         let module = gpu.ctx.load_module(Ptx::clone(&ptx)).map_err(driver(format!("loading kernel `{name}`")))?;
-        Ok(Module { module, source, defines })
+        Ok(Module { module, source, defines, arch })
     }
 }
 

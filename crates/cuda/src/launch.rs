@@ -90,6 +90,7 @@ pub(crate) fn describe(modules: &[&Module], launches: &[&Launch]) -> BTreeMap<St
         d.insert("kernel_sha256".into(), join(shas));
         d.insert("kernel_file".into(), join(modules.iter().map(|m| format!("{}.cu", m.source.name)).collect()));
         d.insert("defines".into(), join(modules.iter().map(|m| m.defines.to_string()).collect()));
+        d.insert("target".into(), join(modules.iter().map(|m| m.arch.to_string()).collect()));
     }
     if !launches.is_empty() {
         let dim = |(x, y, z): (u32, u32, u32)| format!("{x}x{y}x{z}");
