@@ -399,7 +399,6 @@ __device__ __forceinline__ void mma_u8_k16(unsigned int (&d)[4], unsigned int a0
         : "r"(a0), "r"(a1), "r"(b));
 }
 
-
 // Which half of group d's 32 input rows (0 .. 15: lower, 16 .. 31: upper) output rows 16 half ..
 // 16 half + 15 of a block reach with windows up to 2 r_max + 1: input row k of group d lies
 // 32 d + k - 16 half - i rows below output row i, which its window covers from 0 to 2r. Pass 2

@@ -115,12 +115,11 @@ fn check_entry_points(custom: &str, builtin: &str, path: &std::path::Path) -> Re
 /// (`compute_90a`: Hopper's warpgroup products), which runs on that architecture alone.
 pub(crate) const ARCH_SPECIFIC: &str = "ARCH_SPECIFIC";
 
-/// The architecture to compile for: the device's, or its architecture-specific target where the
-/// defines ask for it and it has one.
+/// The architecture to compile for: the device's, or Hopper's architecture-specific target where
+/// the defines ask for it (the only one a kernel of ours uses).
 fn architecture(device: &'static str, defines: &Defines) -> &'static str {
     match (defines.get(ARCH_SPECIFIC), device) {
         (Some(_), "compute_90") => "compute_90a",
-        (Some(_), "compute_100") => "compute_100a",
         _ => device,
     }
 }
