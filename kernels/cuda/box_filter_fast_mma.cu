@@ -448,17 +448,47 @@ __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_grou
 
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 
-// d (+)= a . b, m64n32k32, u8 x u8 -> s32: a this warp's 16 rows of A (mma.m16n8k32's A layout),
-// b a shared-memory matrix descriptor; `accumulate` 0 starts d at the product.
-__device__ __forceinline__ void wgmma_u8(unsigned int (&d)[16], const uint4& a, unsigned long long b, int accumulate)
+// d = a0 . b0 + a1 . b1 + a2 . b2: a chain of three products m64n32k32, u8 x u8 -> s32, as one
+// statement; a_i this warp's 16 rows of A (mma.m16n8k32's A layout), b_i shared-memory matrix
+// descriptors. The accumulators are its outputs only (the first product's scale-d off), so that no
+// product reads registers nothing wrote. A product a statement, the first one's accumulators
+// undefined inputs ("+r"), came out wrong in one unrolled copy of the walk where pass 1 ran as
+// warpgroup products too (reports/2026-11-26-h100/experiments call-225 .. call-227); defined by
+// zeros first, 3-7% slower (call-228); by the first product as its own statement's outputs, 1.5-2%
+// slower on images in the L2 (call-230, call-231); so, level there and 1.7% faster at 8K m = 63
+// (call-232).
+__device__ __forceinline__ void wgmma_u8_chain3(unsigned int (&d)[16], const uint4& a0, const uint4& a1, const uint4& a2,
+                                                unsigned long long b0, unsigned long long b1, unsigned long long b2)
 {
     asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+        "{\n.reg .pred p, q;\nsetp.ne.b32 p, %31, 0;\nsetp.eq.b32 q, %31, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
-        "%13, %14, %15}, {%16, %17, %18, %19}, %20, p;\n}"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]),
-          "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
-        : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+        "%13, %14, %15}, {%16, %17, %18, %19}, %28, p;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
+        "%13, %14, %15}, {%20, %21, %22, %23}, %29, q;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, "
+        "%13, %14, %15}, {%24, %25, %26, %27}, %30, q;\n}"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]), "=r"(d[8]),
+          "=r"(d[9]), "=r"(d[10]), "=r"(d[11]), "=r"(d[12]), "=r"(d[13]), "=r"(d[14]), "=r"(d[15])
+        : "r"(a0.x), "r"(a0.y), "r"(a0.z), "r"(a0.w), "r"(a1.x), "r"(a1.y), "r"(a1.z), "r"(a1.w), "r"(a2.x), "r"(a2.y),
+          "r"(a2.z), "r"(a2.w), "l"(b0), "l"(b1), "l"(b2), "r"(0));
+}
+
+// After wgmma_wait_all: the accumulators' reads stay behind the wait and the A operands' registers
+// unchanged until it. The wait names no register, so nothing else keeps the compiler from moving
+// a read of an accumulator (a move, a byte permute) ahead of it, or from reusing an A operand's
+// register while the products still read it (as CUTLASS fences its operands).
+__device__ __forceinline__ void wgmma_hold(unsigned int (&d)[16])
+{
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+        asm volatile("" : "+r"(d[i])::"memory");
+    }
+}
+
+__device__ __forceinline__ void wgmma_keep(const uint4& a)
+{
+    asm volatile("" ::"r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w) : "memory");
 }
 
 // Band_y^T for the warpgroup products, K-major without swizzle: core matrices of 8 output rows x
@@ -892,19 +922,28 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             {
                 unsigned int vh[16];
                 unsigned int vl[16];
+                uint4 a_hi[G];
+                uint4 a_lo[G];
+#pragma unroll
+                for (int d = 0; d < G; ++d) {
+                    a_hi[d] = make_uint4(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
+                    a_lo[d] = make_uint4(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
+                }
                 wgmma_fence();
-#pragma unroll
-                for (int d = 0; d < G; ++d) {
-                    const uint4 a = make_uint4(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
-                    wgmma_u8(vh, a, band_y_descriptor(w.band_y, d), d);
-                }
-#pragma unroll
-                for (int d = 0; d < G; ++d) {
-                    const uint4 a = make_uint4(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
-                    wgmma_u8(vl, a, band_y_descriptor(w.band_y, d), d);
-                }
+                const unsigned long long b0 = band_y_descriptor(w.band_y, 0);
+                const unsigned long long b1 = band_y_descriptor(w.band_y, 1);
+                const unsigned long long b2 = band_y_descriptor(w.band_y, 2);
+                wgmma_u8_chain3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
+                wgmma_u8_chain3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
                 wgmma_commit();
                 wgmma_wait_all();
+                wgmma_hold(vh);
+                wgmma_hold(vl);
+#pragma unroll
+                for (int d = 0; d < G; ++d) {
+                    wgmma_keep(a_hi[d]);
+                    wgmma_keep(a_lo[d]);
+                }
 #pragma unroll
                 for (int c = 0; c < 4; ++c) {
 #pragma unroll
