@@ -248,6 +248,15 @@
 #define IN_BUFS 3
 #endif
 #endif
+// The host's MMA_DEEP_WALK (1: the walk unrolled 8 times, not 4) on strips of 8 output blocks and
+// more with the warpgroup pass 2 and cp.async staging, where it ran 1-2.5% faster and slower on
+// short strips (crates/cuda/src/box_fast.rs, DEEP_WALK_BLOCKS, has the figures); 117-118 registers.
+#ifndef MMA_DEEP_WALK
+#define MMA_DEEP_WALK 0
+#endif
+#if MMA_DEEP_WALK && (!MMA_WGMMA || MMA_TMA_LOADS)
+#error "the deeper walk is for the warpgroup pass 2 with cp.async staging"
+#endif
 // Groups copied ahead of the one a step works on, less one: the copies a step may leave pending.
 #define IN_AHEAD (IN_BUFS - 2)
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
@@ -809,7 +818,9 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     // 0.0418 (6 times); 4096^2 m = 9 / 33 0.0148 / 0.0175 against 0.0155 / 0.0181, m = 45 / 63
     // 0.0197 / 0.0221 against 0.0209 / 0.0229. Six times at G <= 2 spilled (8 bytes) and ran 1-3%
     // slower than three; three times at G = 3 spilled 24 bytes.
-#if IN_BUFS == 4
+#if MMA_DEEP_WALK
+#pragma unroll 8
+#elif IN_BUFS == 4
 #pragma unroll 4
 #elif MMA_G == 3
 #pragma unroll 6

@@ -211,17 +211,20 @@ fn mma_launch<P: Pixel>(
     // One shape a module, so that a small window's walk is not held to the registers of the
     // largest shape's (the kernel file's MMA_G, MMA_KH).
     let (groups, steps) = mma_shape(window);
-    let mut defines = defines::<P>().set("MMA_G", groups).set("MMA_KH", steps).set("MMA_OUT_COLS", block_columns).set(
-        "MMA_BEYOND_L2",
-        usize::from(beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>())),
-    );
-    if mma_pass2_by_warpgroups(ctx.tunables, groups, block_columns, (major, minor))? {
+    let beyond = beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>());
+    let mut defines = defines::<P>()
+        .set("MMA_G", groups)
+        .set("MMA_KH", steps)
+        .set("MMA_OUT_COLS", block_columns)
+        .set("MMA_BEYOND_L2", usize::from(beyond));
+    let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, block_columns, (major, minor))?;
+    if warpgroups {
         defines = defines.set("MMA_WGMMA", 1).flag(crate::compile::ARCH_SPECIFIC);
     }
-    let module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines)?;
     let columns = width.div_ceil(block_columns);
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
     let block = (mma_threads(block_columns), 1);
+    let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
     let strips = match strips {
         Some(n) => n,
@@ -230,8 +233,34 @@ fn mma_launch<P: Pixel>(
             one_wave_strips(columns, height, slots)
         }
     };
+    if warpgroups && !beyond && deep_walk(height, strips) {
+        let deep = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.set("MMA_DEEP_WALK", 1))?;
+        let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
+        // The strips were counted by the other module's occupancy: only where it is the same.
+        if deep_launch.resident_blocks_per_sm()? == launch.resident_blocks_per_sm()? {
+            (module, launch) = (deep, deep_launch);
+        }
+    }
     launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
     Ok((module, launch))
+}
+
+/// Output blocks of 32 rows down a strip from which the warpgroup form's walk with `cp.async`
+/// staging runs unrolled 8 times instead of 4 (the kernel file's MMA_DEEP_WALK): faster down deep
+/// strips, slower down short ones, whose walks spend more of their time in the longer code's
+/// first steps. H100, kernel ms, 4 -> 8 times, by blocks a strip (reports/2026-11-26-h100/
+/// experiments call-235, call-236): 16 (4096^2 m = 45 / 63) 0.0168 / 0.0181 -> 0.0164-0.0166 /
+/// 0.0177; 9 (4096 x 2160 and 3840 x 2160 m = 63) 0.0119 -> 0.0116-0.0118; 4 (2048^2 m = 63,
+/// 2560 x 1440 m = 45) 0.0076 / 0.0068 -> 0.0077 / 0.0071; 2 (1920 x 1080 m = 63, 1040 x 1100
+/// m = 35) 0.0053 / 0.0050 -> 0.0056 / 0.0053. With the copy engine's staging (images beyond the
+/// L2) level.
+const DEEP_WALK_BLOCKS: usize = 8;
+
+/// Whether strips of an image of `height` rows in `strips` are deep enough for the longer walk
+/// (the kernel's strip height: rows a strip rounded up to whole blocks).
+fn deep_walk(height: usize, strips: usize) -> bool {
+    let blocks = height.div_ceil(strips.max(1)).div_ceil(32);
+    blocks >= DEEP_WALK_BLOCKS
 }
 
 /// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel file's
@@ -362,6 +391,16 @@ mod tests {
         assert!(beyond_l2(h100, 4800 * 4800));
         assert!(beyond_l2(h100, 7680 * 4320));
         assert!(!beyond_l2(h100, 3 * h100 / 8) && beyond_l2(h100, 3 * h100 / 8 + 1));
+    }
+
+    #[test]
+    fn the_walk_is_unrolled_further_down_strips_of_eight_blocks_and_more() {
+        // One-wave strips on an H100 (264 slots of blocks): 4096^2 in 8 strips of 16 blocks, 4096 x
+        // 2160 of 9, 2048^2 in 16 of 4, 1920 x 1080 in 17 of 2.
+        assert!(deep_walk(4096, 8) && deep_walk(2160, 8));
+        assert!(!deep_walk(2048, 16) && !deep_walk(1080, 17));
+        assert!(deep_walk(225, 1) && !deep_walk(224, 1) && !deep_walk(256, 2));
+        assert!(!deep_walk(0, 0));
     }
 
     #[test]

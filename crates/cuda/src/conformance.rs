@@ -192,8 +192,10 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     }
     // Wider tensor-core blocks (tunable `mma_columns`), every shape, and pass 2 at G = 3 both ways
     // (tunable `mma_pass2`: Hopper's warpgroup products by default on sm_90, each warp's mma.sync
-    // elsewhere), every G = 3 window either side of the shapes' changes; on images narrower than a
-    // block and with blocks past the right edge.
+    // elsewhere), every G = 3 window either side of the shapes' changes, and one strip (the
+    // warpgroup form's deeper walk, MMA_DEEP_WALK, down the images of 8 blocks' rows and more, its
+    // steps no multiple of its unrolling); on images narrower than a block and with blocks past the
+    // right edge.
     let every_shape: &[usize] = &[1, 17, 19, 33, 35, 51, 63];
     let g3: &[usize] = &[35, 47, 49, 51, 63];
     let forced = [
@@ -201,6 +203,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         ("mma_columns", ParamValue::Int(512), every_shape),
         ("mma_pass2", ParamValue::Str("mma".into()), g3),
         ("mma_pass2", ParamValue::Str("wgmma".into()), g3),
+        ("strips", ParamValue::Int(1), g3),
     ];
     for (width, height) in [(1040, 1100), (1024, 300), (64, 64), (256, 7)] {
         for (name, value, windows) in &forced {
@@ -221,6 +224,15 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         let problem = Problem::BoxFilter { width, height, window, dtype };
         backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
     };
+    // The deeper walk where its rule says, on Hopper: one strip of 35 blocks, not 2.
+    let gpu = backend().devices().unwrap()[0].clone();
+    if gpu.facts.compute_capability == (9, 0) {
+        let one_strip = Params::new().with("form", "mma").with("strips", 1usize);
+        let defines =
+            |height| plan(1040, height, DType::U8, 35, &one_strip).unwrap().exec_info().details["defines"].clone();
+        assert!(defines(1100).contains("-DMMA_DEEP_WALK=1"), "{}", defines(1100));
+        assert!(!defines(64).contains("MMA_DEEP_WALK"), "{}", defines(64));
+    }
     let entry = |width, height, window| {
         plan(width, height, DType::U8, window, &Params::new()).unwrap().exec_info().details["entries"].clone()
     };
@@ -228,7 +240,6 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     // (windows up to 49, and up to 63 where their strips are 3 blocks deep); the others the ring
     // form on strips of 12 batches and more (4320 rows fill GPUs of up to ~150 SMs so), the word
     // form on shallower ones (352 rows never fill them).
-    let gpu = backend().devices().unwrap()[0].clone();
     for (width, height, window, otherwise) in [
         (7680, 4320, 33, "box_filter_fast_ring_u8"),
         (7680, 4320, 49, "box_filter_fast_ring_u8"),
