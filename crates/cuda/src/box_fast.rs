@@ -256,10 +256,13 @@ fn mma_launch<P: Pixel>(
 /// L2) level.
 const DEEP_WALK_BLOCKS: usize = 8;
 
+/// Output rows a block of the tensor-core form (the kernel file's STEP_ROWS).
+const MMA_BLOCK_ROWS: usize = 32;
+
 /// Whether strips of an image of `height` rows in `strips` are deep enough for the longer walk
 /// (the kernel's strip height: rows a strip rounded up to whole blocks).
 fn deep_walk(height: usize, strips: usize) -> bool {
-    let blocks = height.div_ceil(strips.max(1)).div_ceil(32);
+    let blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS);
     blocks >= DEEP_WALK_BLOCKS
 }
 
