@@ -29,7 +29,8 @@
 // Launch:  work-groups of MMA_THREADS x 1, global (ceil(width / 128) * MMA_THREADS) x strips (any
 //          count); width a multiple of 16, window <= 63.
 // Defines: DTYPE_U8, NV_PTX, MMA_G = 1 + ceil(2r / 32), MMA_KH = ceil((16 + r + 4 ceil(r / 4)) / 32),
-//          MMA_TMA_LOADS and MMA_TMA_STORES (0 or 1, sm_90 on).
+//          MMA_TMA_LOADS and MMA_TMA_STORES (0 or 1, sm_90 on), MMA_WGMMA (0 or 1: pass 2 by
+//          warpgroup products at G = 3, the PTX raised to sm_90a by the host), MMA_DEEP_WALK (0 or 1).
 
 #ifndef NV_PTX
 #error "the tensor-core box filter needs NVIDIA's inline PTX (NV_PTX)"
@@ -88,11 +89,34 @@
 #ifndef MMA_TMA_STORES
 #define MMA_TMA_STORES 0
 #endif
-// Three groups ahead with the copy engine, two with cp.async (the twin says why).
-#if MMA_TMA_LOADS
+// Pass 2 at G = 3 by Hopper's warpgroup products, as in the twin (its MMA_WGMMA says why and
+// how): NVIDIA's OpenCL compiler emits PTX for plain sm_90, where ptxas refuses `wgmma`, so the
+// host builds the program from that PTX with its target raised to sm_90a (crates/opencl/src/
+// program.rs, nv_arch_specific; reports/2026-11-26-h100/experiments/call-238).
+#ifndef MMA_WGMMA
+#define MMA_WGMMA 0
+#endif
+#if MMA_WGMMA && MMA_G != 3
+#error "pass 2 by warpgroup products is for G = 3"
+#endif
+// The host's MMA_DEEP_WALK (1: the walk unrolled 8 times, not 4) on strips of 8 output blocks and
+// more with the warpgroup pass 2 and cp.async staging, as in the twin (crates/kernels/src/
+// box_fast.rs, DEEP_WALK_BLOCKS, has the figures).
+#ifndef MMA_DEEP_WALK
+#define MMA_DEEP_WALK 0
+#endif
+#if MMA_DEEP_WALK && (!MMA_WGMMA || MMA_TMA_LOADS)
+#error "the deeper walk is for the warpgroup pass 2 with cp.async staging"
+#endif
+// Three groups ahead with the copy engine, and with cp.async beside the warpgroup pass 2, as in
+// the twin (with cp.async at (3, 3): 8K m = 63 0.0366 -> 0.0353 ms, 4096^2 level, call-241); two
+// with cp.async beside each warp's mma.sync (the twin says why).
+#ifndef IN_BUFS
+#if MMA_TMA_LOADS || MMA_WGMMA
 #define IN_BUFS 4
 #else
 #define IN_BUFS 3
+#endif
 #endif
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
 // The output tiles' rows 128 bytes apart, their 16-byte pieces in an order by row (piece p of row
@@ -114,7 +138,11 @@ inline void mma_copies_commit(void) {
 }
 // Every copy group committed but the last IN_BUFS - 2.
 inline void mma_copies_wait_ahead(void) {
+#if IN_BUFS == 4
+    asm volatile("cp.async.wait_group 2;" ::: "memory");
+#else
     asm volatile("cp.async.wait_group 1;" ::: "memory");
+#endif
 }
 
 // The copy engine's side (MMA_TMA_LOADS, MMA_TMA_STORES; the twin's helpers of the same names say
@@ -239,6 +267,65 @@ inline uint window_word(int v, uint span, int o1, int o2, int o3) {
     return ((uint)v <= span ? 1u : 0u) | ((uint)(v + o1) <= span ? 0x100u : 0u) | ((uint)(v + o2) <= span ? 0x10000u : 0u)
            | ((uint)(v + o3) <= span ? 0x1000000u : 0u);
 }
+
+#if MMA_WGMMA
+// The twin's wgmma_fence, wgmma_commit, wgmma_wait_all, wgmma_u8_chain3, wgmma_hold and
+// wgmma_keep (which say why each is there); the last three macros, so that no pointer into a
+// work-item's registers keeps them in memory.
+inline void wgmma_fence(void) {
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+inline void wgmma_commit(void) {
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+inline void wgmma_wait_all(void) {
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+}
+// d = a0 . b0 + a1 . b1 + a2 . b2 (m64n32k32 each, u8 x u8 -> s32), the accumulators outputs only.
+#define WGMMA_U8_CHAIN3(d, a0, a1, a2, b0, b1, b2)                                                                    \
+    asm volatile("{\n.reg .pred p, q;\nsetp.ne.b32 p, %31, 0;\nsetp.eq.b32 q, %31, 0;\n"                              \
+                 "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, " \
+                 "%12, %13, %14, %15}, {%16, %17, %18, %19}, %28, p;\n"                                                \
+                 "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, " \
+                 "%12, %13, %14, %15}, {%20, %21, %22, %23}, %29, q;\n"                                                \
+                 "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, " \
+                 "%12, %13, %14, %15}, {%24, %25, %26, %27}, %30, q;\n}"                                               \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]),      \
+                   "=r"(d[8]), "=r"(d[9]), "=r"(d[10]), "=r"(d[11]), "=r"(d[12]), "=r"(d[13]), "=r"(d[14]),           \
+                   "=r"(d[15])                                                                                        \
+                 : "r"((a0).x), "r"((a0).y), "r"((a0).z), "r"((a0).w), "r"((a1).x), "r"((a1).y), "r"((a1).z),         \
+                   "r"((a1).w), "r"((a2).x), "r"((a2).y), "r"((a2).z), "r"((a2).w), "l"(b0), "l"(b1), "l"(b2), "r"(0))
+#define WGMMA_HOLD(d)                                                                                                 \
+    asm volatile("" : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), \
+                 "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])  \
+                 :                                                                                                    \
+                 : "memory")
+#define WGMMA_KEEP(a) asm volatile("" ::"r"((a).x), "r"((a).y), "r"((a).z), "r"((a).w) : "memory")
+
+// Band_y^T in the twin's layout (its fill_band_y_wgmma says which): K-major without swizzle, core
+// matrices of 8 output rows x 16 k bytes, WGMMA_K_CHUNKS of them along k WGMMA_LBO apart, the 4
+// eights of output rows WGMMA_SBO apart; in Band_y's place.
+#define WGMMA_K_CHUNKS (2 * MMA_G)
+#define WGMMA_LBO 128
+#define WGMMA_SBO (128 * WGMMA_K_CHUNKS)
+inline void fill_band_y_wgmma(__local uint* band, int r) {
+    const uint span = 2u * (uint)r;
+    for (int e = get_local_id(0); e < WGMMA_SBO; e += MMA_THREADS) {
+        const int word = e & 3;
+        const int row = (e >> 2) & 7;
+        const int chunk = (e >> 5) % WGMMA_K_CHUNKS;
+        const int eight = (e >> 5) / WGMMA_K_CHUNKS;
+        const int s = 32 * (chunk >> 1) + 16 * (chunk & 1) + 2 * word;
+        band[e] = window_word(s - (8 * eight + row), span, 1, 8, 9);
+    }
+}
+// The descriptor of Band_y^T's group d: address, leading (k) and stride (row) offsets in 16
+// bytes, no swizzle.
+inline ulong band_y_descriptor(__local const uint4* band, int d) {
+    const uint address = (uint)(size_t)band + 2 * 128 * d;
+    return (ulong)((address & 0x3FFFF) >> 4) | ((ulong)(WGMMA_LBO >> 4) << 16) | ((ulong)(WGMMA_SBO >> 4) << 32);
+}
+#endif
 
 // Band_x[s]: slab column `row` against image column c at k of step s (slab column 32 s +
 // step column - ra): how many columns of its window read c once clamped to the image. With
@@ -399,6 +486,10 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
     // band_x say which gaps); slabs at the image's edges by the general weights.
     const uint span = 2u * (uint)r;
+#if MMA_WGMMA
+    fill_band_y_wgmma((__local uint*)band_y, r);
+    fence_for_bulk();  // the warpgroup products read it through the async proxy
+#else
     for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
         const int part = e / (MAX_GROUPS * 32);
         const int d = (e / 32) % MAX_GROUPS;
@@ -406,6 +497,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
                             window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
     }
+#endif
     const int slab_x0 = x0 + SLAB * warp;
     const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
     uint4 band_x[MMA_KH];
@@ -440,7 +532,9 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     // 0.0441 against 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
     // With the copy engine's four buffers 4 times at every shape: at (3, 2) 8K m = 45 0.0377 ->
     // 0.0353, 4096^2 0.0198 -> 0.0185 against 2 times (call-202).
-#if MMA_TMA_LOADS
+#if MMA_DEEP_WALK
+#pragma unroll 8
+#elif MMA_TMA_LOADS || IN_BUFS == 4
 #pragma unroll 4
 #elif MMA_G == 3 && MMA_KH == 2
 #pragma unroll 2
@@ -533,6 +627,46 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 ops[d][0] = history[d][0];
                 ops[d][1] = history[d][1];
             }
+#if MMA_WGMMA
+            // The warpgroup's products, as in the twin: A of group d this warp's H^T (rows g and
+            // g + 8 its slab columns g and g + 8, k its permuted rows); a work-item's accumulators
+            // hold slab columns g (e < 2) and g + 8 at output rows 8 c + 2 tg, + 1.
+            {
+                uint vh[16];
+                uint vl[16];
+                uint4 a_hi[MMA_G];
+                uint4 a_lo[MMA_G];
+#pragma unroll
+                for (int d = 0; d < MMA_G; ++d) {
+                    a_hi[d] = (uint4)(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
+                    a_lo[d] = (uint4)(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
+                }
+                wgmma_fence();
+                const ulong b0 = band_y_descriptor(band_y, 0);
+                const ulong b1 = band_y_descriptor(band_y, 1);
+                const ulong b2 = band_y_descriptor(band_y, 2);
+                WGMMA_U8_CHAIN3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
+                WGMMA_U8_CHAIN3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
+                wgmma_commit();
+                wgmma_wait_all();
+                WGMMA_HOLD(vh);
+                WGMMA_HOLD(vl);
+#pragma unroll
+                for (int d = 0; d < MMA_G; ++d) {
+                    WGMMA_KEEP(a_hi[d]);
+                    WGMMA_KEEP(a_lo[d]);
+                }
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const uint m = mul_hi(vh[4 * c + e] * 256u + vl[4 * c + e] + bias, magic);
+                        const int row = 8 * c + 2 * tg + (e & 1);
+                        tile[row * OUT_PITCH + OUT_PIECE(row, warp) + g + 8 * (e >> 1)] = (uchar)m;
+                    }
+                }
+            }
+#else
 #pragma unroll
             for (int part = 0; part < 2; ++part) {
                 uint4 vh[2];
@@ -578,6 +712,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                     *(__local ushort*)(at + 8 * OUT_PITCH) = (ushort)byte_perm2(m2, m3, 0x0040);
                 }
             }
+#endif
 #if MMA_TMA_STORES
             fence_for_bulk();  // the tile's tensor store reads it after the next step's barrier
 #endif

@@ -16,8 +16,8 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS, FUSED_THREADS,
-    MMA_OUT_COLS,
+    deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS,
+    FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
@@ -245,27 +245,6 @@ fn mma_launch<P: Pixel>(
     Ok((module, launch))
 }
 
-/// Output blocks of 32 rows down a strip from which the warpgroup form's walk with `cp.async`
-/// staging runs unrolled 8 times instead of 4 (the kernel file's MMA_DEEP_WALK): faster down deep
-/// strips, slower down short ones, whose walks spend more of their time in the longer code's
-/// first steps. H100, kernel ms, 4 -> 8 times, by blocks a strip (reports/2026-11-26-h100/
-/// experiments call-235, call-236): 16 (4096^2 m = 45 / 63) 0.0168 / 0.0181 -> 0.0164-0.0166 /
-/// 0.0177; 9 (4096 x 2160 and 3840 x 2160 m = 63) 0.0119 -> 0.0116-0.0118; 4 (2048^2 m = 63,
-/// 2560 x 1440 m = 45) 0.0076 / 0.0068 -> 0.0077 / 0.0071; 2 (1920 x 1080 m = 63, 1040 x 1100
-/// m = 35) 0.0053 / 0.0050 -> 0.0056 / 0.0053. With the copy engine's staging (images beyond the
-/// L2) level.
-const DEEP_WALK_BLOCKS: usize = 8;
-
-/// Output rows a block of the tensor-core form (the kernel file's STEP_ROWS).
-const MMA_BLOCK_ROWS: usize = 32;
-
-/// Whether strips of an image of `height` rows in `strips` are deep enough for the longer walk
-/// (the kernel's strip height: rows a strip rounded up to whole blocks).
-fn deep_walk(height: usize, strips: usize) -> bool {
-    let blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS);
-    blocks >= DEEP_WALK_BLOCKS
-}
-
 /// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel file's
 /// MMA_WGMMA: `wgmma`, compiled for the architecture-specific sm_90a) or each warp's `mma.sync`
 /// (tunable `mma_pass2`: `wgmma` or `mma`). By default where it applies: windows of G = 3 (m = 35
@@ -394,16 +373,6 @@ mod tests {
         assert!(beyond_l2(h100, 4800 * 4800));
         assert!(beyond_l2(h100, 7680 * 4320));
         assert!(!beyond_l2(h100, 3 * h100 / 8) && beyond_l2(h100, 3 * h100 / 8 + 1));
-    }
-
-    #[test]
-    fn the_walk_is_unrolled_further_down_strips_of_eight_blocks_and_more() {
-        // One-wave strips on an H100 (264 slots of blocks): 4096^2 in 8 strips of 16 blocks, 4096 x
-        // 2160 of 9, 2048^2 in 16 of 4, 1920 x 1080 in 17 of 2.
-        assert!(deep_walk(4096, 8) && deep_walk(2160, 8));
-        assert!(!deep_walk(2048, 16) && !deep_walk(1080, 17));
-        assert!(deep_walk(225, 1) && !deep_walk(224, 1) && !deep_walk(256, 2));
-        assert!(!deep_walk(0, 0));
     }
 
     #[test]

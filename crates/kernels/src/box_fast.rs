@@ -159,6 +159,29 @@ pub fn mma_shape(window: usize) -> (usize, usize) {
     (1 + (2 * r).div_ceil(32), (16 + r + r.div_ceil(4) * 4).div_ceil(32))
 }
 
+/// Output blocks of 32 rows down a strip from which the warpgroup form's walk with `cp.async`
+/// staging runs unrolled 8 times instead of 4 (the kernel files' MMA_DEEP_WALK), CUDA's and
+/// NVIDIA's OpenCL's alike (OpenCL, 4 -> 8 times, call-243: 4096^2 m = 63 0.0190 -> 0.0188, 4096 x
+/// 2160 0.0130 -> 0.0128, 8K level, 2048^2 0.0088 -> 0.0092, 1040 x 1100 m = 55 0.0066 -> 0.0072):
+/// faster down deep strips, slower down short ones, whose walks spend more of their time in the longer code's
+/// first steps. H100, kernel ms, 4 -> 8 times, by blocks a strip (reports/2026-11-26-h100/
+/// experiments call-235, call-236): 16 (4096^2 m = 45 / 63) 0.0168 / 0.0181 -> 0.0164-0.0166 /
+/// 0.0177; 9 (4096 x 2160 and 3840 x 2160 m = 63) 0.0119 -> 0.0116-0.0118; 4 (2048^2 m = 63,
+/// 2560 x 1440 m = 45) 0.0076 / 0.0068 -> 0.0077 / 0.0071; 2 (1920 x 1080 m = 63, 1040 x 1100
+/// m = 35) 0.0053 / 0.0050 -> 0.0056 / 0.0053. With the copy engine's staging (images beyond the
+/// L2) level.
+pub const DEEP_WALK_BLOCKS: usize = 8;
+
+/// Output rows a block of the tensor-core form (the kernel file's STEP_ROWS).
+pub const MMA_BLOCK_ROWS: usize = 32;
+
+/// Whether strips of an image of `height` rows in `strips` are deep enough for the longer walk
+/// (the kernel's strip height: rows a strip rounded up to whole blocks).
+pub fn deep_walk(height: usize, strips: usize) -> bool {
+    let blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS);
+    blocks >= DEEP_WALK_BLOCKS
+}
+
 impl U8Form {
     /// Tunable `form`, if given: a bad input unless it names a form and the image is one the
     /// forms take (u8, width a multiple of 4, window up to FUSED_MAX_WINDOW).
@@ -198,6 +221,16 @@ impl U8Form {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_walk_is_unrolled_further_down_strips_of_eight_blocks_and_more() {
+        // One-wave strips on an H100 (264 slots of blocks): 4096^2 in 8 strips of 16 blocks, 4096 x
+        // 2160 of 9, 2048^2 in 16 of 4, 1920 x 1080 in 17 of 2.
+        assert!(deep_walk(4096, 8) && deep_walk(2160, 8));
+        assert!(!deep_walk(2048, 16) && !deep_walk(1080, 17));
+        assert!(deep_walk(225, 1) && !deep_walk(224, 1) && !deep_walk(256, 2));
+        assert!(!deep_walk(0, 0));
+    }
 
     #[test]
     fn u8_widths_a_multiple_of_4_take_the_word_form_and_large_windows_two_passes() {

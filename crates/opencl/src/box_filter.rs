@@ -9,7 +9,8 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS, MMA_OUT_COLS,
+    deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS,
+    MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -48,7 +49,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips", "max_registers", "form", "staging"],
+    tunables: &["strips", "max_registers", "form", "staging", "mma_pass2"],
     domain: DOMAIN,
 };
 
@@ -236,8 +237,9 @@ const MMA_ITEMS: usize = 256;
 /// made more waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
 /// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips
 /// (2 groups) / 12 (3) / 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).
-fn mma_groups_per_cu(window: usize) -> usize {
-    if mma_shape(window) == (3, 3) {
+fn mma_groups_per_cu(window: usize, warpgroups: bool) -> usize {
+    // The warpgroup pass 2 holds a step's 32 accumulators a work-item: two groups, as the twin's.
+    if mma_shape(window) == (3, 3) || warpgroups {
         2
     } else {
         3
@@ -248,7 +250,8 @@ const MMA_REGISTER_CAP: u32 = 64;
 /// Whether the tensor-core form takes the image by default on this device (`mma_by_default`, on
 /// NVIDIA only: its inline PTX).
 pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, height: usize, window: usize) -> bool {
-    let slots = device.limits.compute_units * mma_groups_per_cu(window);
+    let warpgroups = warpgroups_apply(mma_shape(window), device.nvidia_compute_capability());
+    let slots = device.limits.compute_units * mma_groups_per_cu(window, warpgroups);
     device.is_nvidia() && mma_by_default(dtype, width, height, window, slots)
 }
 
@@ -320,6 +323,46 @@ fn mma_staging(device: &Device, tunables: &Params, window: usize) -> Result<MmaS
     }
 }
 
+/// Whether the warpgroup pass 2 applies by default: the shape (3, 3) (m = 51 .. 63) on compute
+/// capability 9.0. H100, kernel ms, `mma` -> `wgmma` with four `cp.async` buffers, same rounds
+/// (reports/2026-11-26-h100/experiments call-241): 7680 x 4320 m = 63 0.0400 -> 0.0353, 4096^2
+/// 0.0207 -> 0.0190, 4096 x 2160 0.0142 -> 0.0128, 1040 x 1100 m = 55 0.0073 -> 0.0066. Not by
+/// default at (3, 2) (m = 35 .. 49), where it ran faster with the copy engine's staging beyond the
+/// L2 and slower within it (call-243: 8K m = 45 0.0359 -> 0.0350, 4096^2 0.0189 -> 0.0194; with
+/// the work-items' staging 0.0362 / 0.0190), and NVIDIA's OpenCL does not say how large the L2 is.
+fn warpgroups_apply(shape: (usize, usize), capability: Option<(u32, u32)>) -> bool {
+    shape == (3, 3) && capability == Some((9, 0))
+}
+
+/// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel's
+/// MMA_WGMMA, its PTX raised to sm_90a: program.rs, `nv_arch_specific`) or each warp's `mma.sync`
+/// (tunable `mma_pass2`: `wgmma`, at any G = 3 window, or `mma`), as the CUDA twin's. By default
+/// where it applies (`warpgroups_apply`).
+fn mma_pass2_by_warpgroups(
+    tunables: &Params,
+    shape: (usize, usize),
+    capability: Option<(u32, u32)>,
+) -> Result<bool, Error> {
+    let groups = shape.0;
+    match tunables.string_opt("mma_pass2")? {
+        None => Ok(warpgroups_apply(shape, capability)),
+        Some("mma") => Ok(false),
+        Some("wgmma") if groups != 3 => Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_pass2: wgmma` applies to windows of 35 to 63 (G = 3), not {groups} groups \
+             of rows"
+        ))),
+        Some("wgmma") if capability != Some((9, 0)) => Err(Error::unsupported(format!(
+            "box-filter `fast` tunable `mma_pass2: wgmma` needs the warpgroup products of compute capability 9.0, not \
+             {}",
+            capability.map_or("a device without NVIDIA's capability query".to_string(), |(a, b)| format!("{a}.{b}"))
+        ))),
+        Some("wgmma") => Ok(true),
+        Some(other) => {
+            Err(Error::input(format!("box-filter `fast` tunable `mma_pass2` is `mma` or `wgmma`, not `{other}`")))
+        }
+    }
+}
+
 /// The tensor maps the copy engine stages by (the kernel's `in_map_value`, `out_map_value`): the
 /// input in boxes of a staged group (its rows `in_pitch` bytes apart, 32 of them), the output in
 /// boxes of 128 x 32 with the 128-byte swizzle (a tile), encoded from the two buffers' device
@@ -350,13 +393,21 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     }
     let (groups, steps) = mma_shape(image.window);
     let staging = mma_staging(ctx.device, ctx.tunables, image.window)?;
+    let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, (groups, steps), ctx.device.nvidia_compute_capability())?;
+    let columns = image.width.div_ceil(MMA_OUT_COLS);
+    let per_cu = mma_groups_per_cu(image.window, warpgroups);
+    let strips =
+        strips.unwrap_or_else(|| one_wave_strips(columns, image.height, ctx.device.limits.compute_units * per_cu));
+    let deep = warpgroups && !staging.engine_loads && deep_walk(image.height, strips);
     let defines = defines(image.dtype)
         .flag("NV_PTX")
         .set("MMA_G", groups)
         .set("MMA_KH", steps)
         .set("MMA_TMA_LOADS", usize::from(staging.engine_loads))
-        .set("MMA_TMA_STORES", usize::from(staging.engine_stores));
-    let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP) };
+        .set("MMA_TMA_STORES", usize::from(staging.engine_stores))
+        .set("MMA_WGMMA", usize::from(warpgroups));
+    let defines = if deep { defines.set("MMA_DEEP_WALK", 1) } else { defines };
+    let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP), nv_arch_specific: warpgroups };
     let program = build_with(ctx.device, MMA_FILE, &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
@@ -369,10 +420,8 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         [Arg::TensorMap([0; 16]), Arg::TensorMap([0; 16])]
     };
     plan.detail("staging", staging.describe());
-    let columns = image.width.div_ceil(MMA_OUT_COLS);
-    let strips = strips.unwrap_or_else(|| {
-        one_wave_strips(columns, image.height, ctx.device.limits.compute_units * mma_groups_per_cu(image.window))
-    });
+    let pass2 = if warpgroups { "warpgroup products (wgmma, PTX target sm_90a)" } else { "each warp's mma.sync" };
+    plan.detail("pass 2", pass2);
     plan.detail("strips", strips);
     let [from, width, height, window, to] = image.walk_args(input, plan.output())?;
     let args = [from, width, height, window, to, in_map, out_map];
@@ -398,12 +447,11 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }
-    if ctx.tunables.string_opt("staging")?.is_some() {
-        return Err(Error::input(
-            "box-filter `fast` tunable `staging` applies to the tensor-core form (u8, `form: mma` or its default \
+    if let Some(name) = ["staging", "mma_pass2"].into_iter().find(|name| ctx.tunables.get(name).is_some()) {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `{name}` applies to the tensor-core form (u8, `form: mma` or its default \
              images), not to this image's"
-                .to_string(),
-        ));
+        )));
     }
     let cap = match image.dtype {
         DType::F32 => chosen.unwrap_or(Some(F32_REGISTER_CAP)),
@@ -416,7 +464,7 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     // NVIDIA's compiler takes inline PTX: the u8 word form splits words by byte permutes, as the
     // CUDA twin does.
     let defines = if ctx.device.is_nvidia() { defines.flag("NV_PTX") } else { defines };
-    let vendor = VendorOptions { nv_max_registers: cap };
+    let vendor = VendorOptions { nv_max_registers: cap, ..Default::default() };
     let program = build_with(ctx.device, "box_filter_fast", &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
@@ -494,8 +542,30 @@ mod tests {
     }
 
     #[test]
-    fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_only() {
-        assert_eq!([1, 17, 33, 49, 51, 63].map(mma_groups_per_cu), [3, 3, 3, 3, 2, 2]);
+    fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_or_with_warpgroups() {
+        assert_eq!([1, 17, 33, 49, 51, 63].map(|m| mma_groups_per_cu(m, false)), [3, 3, 3, 3, 2, 2]);
+        assert_eq!([35, 49, 51, 63].map(|m| mma_groups_per_cu(m, true)), [2; 4]);
+    }
+
+    #[test]
+    fn pass_2_by_warpgroups_at_3_3_on_compute_capability_9_0_by_default_at_g_3_when_asked() {
+        let none = Params::new();
+        let hopper = Some((9, 0));
+        assert!(mma_pass2_by_warpgroups(&none, (3, 3), hopper).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, (3, 2), hopper).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, (2, 2), hopper).unwrap());
+        for other in [Some((8, 9)), Some((10, 0)), None] {
+            assert!(!mma_pass2_by_warpgroups(&none, (3, 3), other).unwrap());
+        }
+        let mma = Params::new().with("mma_pass2", "mma");
+        assert!(!mma_pass2_by_warpgroups(&mma, (3, 3), hopper).unwrap());
+        let wgmma = Params::new().with("mma_pass2", "wgmma");
+        assert!(mma_pass2_by_warpgroups(&wgmma, (3, 3), hopper).unwrap());
+        assert!(mma_pass2_by_warpgroups(&wgmma, (3, 2), hopper).unwrap());
+        let input = |tunables: &Params, shape| matches!(mma_pass2_by_warpgroups(tunables, shape, hopper), Err(Error::Input(m)) if m.contains("`mma_pass2"));
+        assert!(input(&wgmma, (2, 2)) && input(&Params::new().with("mma_pass2", "hmma"), (3, 3)));
+        let elsewhere = mma_pass2_by_warpgroups(&wgmma, (3, 3), Some((8, 0)));
+        assert!(matches!(elsewhere, Err(Error::Unsupported(m)) if m.contains("9.0") && m.contains("8.0")));
     }
 
     #[test]

@@ -138,11 +138,26 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             // The tensor-core form staged by the work-items and (sm_90 on, with the CUDA driver)
             // by the copy engine.
             let stagings: &[&str] = if form == "mma" { &["threads", "engine"] } else { &["default"] };
-            for (&window, &staging) in windows.iter().flat_map(|w| stagings.iter().map(move |s| (w, s))) {
+            // At G = 3 (m >= 35) pass 2 by each warp's mma.sync beside the default, the warpgroup
+            // products on compute capability 9.0.
+            let passes = |window: usize| -> &[&str] {
+                if form == "mma" && window >= 35 {
+                    &["default", "mma"]
+                } else {
+                    &["default"]
+                }
+            };
+            let cases = windows
+                .iter()
+                .flat_map(|&w| stagings.iter().flat_map(move |&s| passes(w).iter().map(move |&p| (w, s, p))));
+            for (window, staging, pass2) in cases {
                 let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
                 let mut tunables = Params::new().with("form", form);
                 if staging != "default" {
                     tunables = tunables.with("staging", staging);
+                }
+                if pass2 != "default" {
+                    tunables = tunables.with("mma_pass2", pass2);
                 }
                 let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
                 if let Err(dspbench_core::Error::Unsupported(m)) = OpenClBackend.plan(&request) {
@@ -152,8 +167,33 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
                     continue;
                 }
                 let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
-                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {form} {staging}");
+                assert_eq!(
+                    outcome.verdict,
+                    dspbench_conformance::Verdict::Passed,
+                    "{problem} {form} {staging} {pass2}"
+                );
             }
+        }
+    }
+    // On compute capability 9.0 the shape (3, 3) takes the warpgroup pass 2, its PTX raised to
+    // sm_90a, and down strips of 8 blocks and more (one strip here) its walk unrolled 8 times.
+    let hopper = crate::probe::devices().is_ok_and(|d| d[0].nvidia_compute_capability() == Some((9, 0)));
+    if hopper {
+        let one_strip = Params::new().with("form", "mma").with("strips", 1usize);
+        let details = |height, window| {
+            let problem = Problem::BoxFilter { width: 1040, height, window, dtype: DType::U8 };
+            let request = PlanRequest { problem, variant: "fast", tunables: &one_strip, device: 0 };
+            OpenClBackend.plan(&request).unwrap().exec_info().details
+        };
+        let deep = details(1100, 63);
+        assert!(deep["defines"].contains("-DMMA_WGMMA=1") && deep["defines"].contains("sm_90a"), "{deep:?}");
+        assert!(deep["pass 2"].contains("wgmma") && deep["defines"].contains("-DMMA_DEEP_WALK=1"), "{deep:?}");
+        assert!(!details(64, 63)["defines"].contains("MMA_DEEP_WALK"));
+        assert!(details(1100, 45)["defines"].contains("-DMMA_WGMMA=0"));
+        for window in [51, 55, 63] {
+            let problem = Problem::BoxFilter { width: 1040, height: 1100, window, dtype: DType::U8 };
+            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &one_strip);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} one strip");
         }
     }
     for strips in [1usize, 3, 7, 40] {

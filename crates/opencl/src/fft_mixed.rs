@@ -205,7 +205,8 @@ fn register_program(
             Some(n) => defines.set("REGISTER_CAP", n),
             None => defines,
         };
-        let program = build_with(device, FILE, &defines, &VendorOptions { nv_max_registers: cap })?;
+        let program =
+            build_with(device, FILE, &defines, &VendorOptions { nv_max_registers: cap, ..Default::default() })?;
         let limit = group_limit(device, &program, ENTRY_REGISTERS)?;
         if shape.threads <= limit {
             return Ok((program, shape, limit));

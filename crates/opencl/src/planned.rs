@@ -169,12 +169,14 @@ impl Planned {
     pub(crate) fn uses(&mut self, program: &Program) {
         if !self.sources.iter().any(|(file, _)| *file == program.file) {
             self.sources.push((program.file.clone(), program.sha256.clone()));
-            // The vendor's build options (NVIDIA's register cap) after the macros: both change the binary.
+            // The vendor's build options (NVIDIA's register cap) and a raised PTX target after the
+            // macros: all change the binary.
             let defines = program
                 .defines
                 .options()
                 .into_iter()
                 .chain(program.vendor.iter().cloned())
+                .chain(program.ptx_target.map(|t| format!("(PTX target {t})")))
                 .collect::<Vec<_>>()
                 .join(" ");
             if !defines.is_empty() {

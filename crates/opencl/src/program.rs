@@ -22,6 +22,13 @@ pub(crate) struct VendorOptions {
     /// bounds, so this is the only way to give NVIDIA's compiler the occupancy a kernel needs
     /// (CUDA's twin gets it from `__launch_bounds__`); not passed on other platforms.
     pub nv_max_registers: Option<u32>,
+    /// NVIDIA on compute capability 9.0: the program run from its PTX with the target raised to
+    /// the architecture-specific sm_90a (Hopper's warpgroup products, `wgmma`), as the CUDA twin is
+    /// compiled for compute_90a. NVIDIA's OpenCL compiler emits PTX for plain sm_90 and takes no
+    /// option for another target (`-cl-nv-arch` is not understood), and its ptxas refuses `wgmma`
+    /// there; the driver builds the same PTX with the target line raised, and runs it
+    /// (reports/2026-11-26-h100/experiments/call-238). Not applied elsewhere.
+    pub nv_arch_specific: bool,
 }
 
 impl VendorOptions {
@@ -35,7 +42,17 @@ impl VendorOptions {
         }
         options
     }
+
+    /// The PTX target the program is raised to on `device` (`nv_arch_specific`), if any.
+    fn raised_target(&self, device: &Device) -> Option<&'static str> {
+        (self.nv_arch_specific && device.nvidia_compute_capability() == Some((9, 0))).then_some(ARCH_SPECIFIC_TARGET)
+    }
 }
+
+/// The architecture-specific target of compute capability 9.0 and the plain one NVIDIA's OpenCL
+/// compiler emits for it.
+const ARCH_SPECIFIC_TARGET: &str = "sm_90a";
+const PLAIN_TARGET: &str = "sm_90";
 
 /// A built program and what the records need to say about it.
 pub(crate) struct Program {
@@ -49,6 +66,8 @@ pub(crate) struct Program {
     /// The register cap NVIDIA's compiler was given (`-cl-nv-maxrregcount`), which bounds the
     /// work-group its kernels can run (see launch::kernel_group_limit).
     pub register_cap: Option<u32>,
+    /// The PTX target the program was raised to (`VendorOptions::nv_arch_specific`), if any.
+    pub ptx_target: Option<&'static str>,
 }
 
 impl Program {
@@ -76,15 +95,22 @@ pub(crate) fn build_with(
     static CACHE: OnceLock<Cache<Program>> = OnceLock::new();
     let cache = CACHE.get_or_init(Cache::default);
     let register_cap = vendor.nv_max_registers.filter(|_| device.is_nvidia());
+    let target = vendor.raised_target(device);
     let vendor = vendor.for_device(device);
     let built = |source: &KernelSource| {
-        // The vendor's options change the binary as the device does: they go into its key.
+        // The vendor's options and the target change the binary as the device does: they go into its key.
         let key = CacheKey::new(
             source,
             defines,
-            [device.cache_key()].iter().chain(&vendor).cloned().collect::<Vec<_>>().join(" "),
+            [device.cache_key()]
+                .iter()
+                .chain(&vendor)
+                .cloned()
+                .chain(target.map(String::from))
+                .collect::<Vec<_>>()
+                .join(" "),
         );
-        cache.get_or_compile(key, || compile(device, source, defines, &vendor, register_cap))
+        cache.get_or_compile(key, || compile(device, source, defines, &vendor, register_cap, target))
     };
     let source = source(Dialect::OpenCl, file)?;
     let program = built(&source)?;
@@ -134,13 +160,15 @@ fn check_entry_points(custom: &Program, builtin: &Program, path: &std::path::Pat
     Ok(())
 }
 
-/// Builds `source` for `device`; a failed build is `Error::Compile` with the driver's log.
+/// Builds `source` for `device` (its PTX raised to `target` where given); a failed build is
+/// `Error::Compile` with the driver's log.
 fn compile(
     device: &Device,
     source: &KernelSource,
     defines: &Defines,
     vendor: &[String],
     register_cap: Option<u32>,
+    target: Option<&'static str>,
 ) -> Result<Program, Error> {
     let file = &source.name;
     // A user's file is named by its path in compile errors: that is the file they edit.
@@ -153,11 +181,20 @@ fn compile(
     let options = options(defines, vendor);
     if let Err(e) = program.build(&[device.id], &options) {
         let log = program.get_build_log(device.id).unwrap_or_else(|l| format!("(no build log: {l})"));
-        return Err(if e.0 == CL_BUILD_PROGRAM_FAILURE {
-            Error::Compile { kernel: shown, log: format!("{options}\n{}", log.trim()) }
-        } else {
-            cl_failure(e, &format!("building `{file}.cl` with `{options}`: {}", log.trim()))
-        });
+        if e.0 != CL_BUILD_PROGRAM_FAILURE {
+            return Err(cl_failure(e, &format!("building `{file}.cl` with `{options}`: {}", log.trim())));
+        }
+        let failed = |log: &str| Error::Compile { kernel: shown.clone(), log: format!("{options}\n{}", log.trim()) };
+        // NVIDIA's ptxas refuses the architecture-specific instructions for the plain target; the
+        // PTX is the program's binary even so, and builds with the target raised.
+        let Some(target) = target else {
+            return Err(failed(&log));
+        };
+        program = raised(device, &program, target).map_err(|why| {
+            // Why the raised PTX failed first: the source's log repeats a line an instruction.
+            let first: Vec<&str> = log.lines().take(4).collect();
+            failed(&format!("{why}\n(built from source for {PLAIN_TARGET} first: {} ...)", first.join("\n")))
+        })?;
     }
     Ok(Program {
         program,
@@ -166,7 +203,37 @@ fn compile(
         defines: defines.clone(),
         vendor: vendor.to_vec(),
         register_cap,
+        ptx_target: target,
     })
+}
+
+/// `ptx` with its target line's plain target raised to `target` (`.target sm_90, ...` ->
+/// `.target sm_90a, ...`), or None where it has no such line.
+fn raise_ptx_target(ptx: &str, target: &str) -> Option<String> {
+    let line_start = ptx.find(".target ")?;
+    let name_start = line_start + ".target ".len();
+    let name_end = ptx[name_start..].find([',', '\n', ' ']).map_or(ptx.len(), |i| name_start + i);
+    (&ptx[name_start..name_end] == PLAIN_TARGET).then(|| format!("{}{target}{}", &ptx[..name_start], &ptx[name_end..]))
+}
+
+/// The program built again from `failed`'s PTX with its target raised to `target`.
+fn raised(device: &Device, failed: &ClProgram, target: &str) -> Result<ClProgram, String> {
+    let binaries = failed.get_binaries().map_err(|e| format!("no PTX to raise to {target}: {e}"))?;
+    let ptx = String::from_utf8_lossy(binaries.first().map_or(&[][..], Vec::as_slice)).into_owned();
+    let ptx = raise_ptx_target(ptx.trim_end_matches('\0'), target)
+        .ok_or_else(|| format!("the PTX has no `.target {PLAIN_TARGET}` line to raise to {target}"))?;
+    let mut binary = ptx.into_bytes();
+    binary.push(0);
+    // SAFETY: the binary is PTX text this driver wrote for this device, its target line raised.
+    let mut program = unsafe {
+        ClProgram::create_from_binary(device.context().map_err(|e| e.to_string())?, &[device.id], &[&binary])
+    }
+    .map_err(|e| format!("the PTX raised to {target} was refused: {e}"))?;
+    if let Err(e) = program.build(&[device.id], "") {
+        let log = program.get_build_log(device.id).unwrap_or_default();
+        return Err(format!("the PTX raised to {target} did not build ({e}): {}", log.trim()));
+    }
+    Ok(program)
 }
 
 /// The `clBuildProgram` options: the language version, the tunables, then the vendor's options.
@@ -192,7 +259,7 @@ mod tests {
             text,
             origin: Origin::Embedded,
         };
-        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64), &[], None) {
+        match compile(&devices[0], &source, &Defines::new().set("TILE_W", 64), &[], None, None) {
             Err(Error::Compile { kernel, log }) => {
                 assert_eq!(kernel, "broken.cl");
                 assert!(log.contains("undeclared_name"), "{log}");
@@ -204,9 +271,23 @@ mod tests {
     }
 
     #[test]
+    fn the_plain_target_is_raised_and_nothing_else() {
+        let ptx = "//\n// Generated by NVIDIA NVVM Compiler\n.version 9.0\n.target sm_90, texmode_independent\n.address_size 64\n";
+        let raised = raise_ptx_target(ptx, "sm_90a").unwrap();
+        assert_eq!(raised, ptx.replace(".target sm_90,", ".target sm_90a,"));
+        assert_eq!(
+            raise_ptx_target(".version 9.0\n.target sm_90\n", "sm_90a").unwrap(),
+            ".version 9.0\n.target sm_90a\n"
+        );
+        assert!(raise_ptx_target(".target sm_89, texmode_independent\n", "sm_90a").is_none());
+        assert!(raise_ptx_target(".target sm_90a\n", "sm_90a").is_none());
+        assert!(raise_ptx_target(".version 9.0\n", "sm_90a").is_none());
+    }
+
+    #[test]
     fn nvidias_options_reach_only_nvidias_platform() {
         let Ok(devices) = crate::probe::devices() else { return };
-        let cap = VendorOptions { nv_max_registers: Some(64) };
+        let cap = VendorOptions { nv_max_registers: Some(64), ..Default::default() };
         for device in devices {
             let expected: &[&str] = if device.is_nvidia() { &["-cl-nv-maxrregcount=64"] } else { &[] };
             assert_eq!(cap.for_device(device), expected, "{}", device.name);

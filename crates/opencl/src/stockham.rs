@@ -281,7 +281,7 @@ fn register_launch(
     }
     let entry = "fft_stockham_registers";
     let cap = choice.max_registers.unwrap_or(Some(default_register_cap(threads, per_thread)));
-    let vendor = VendorOptions { nv_max_registers: cap };
+    let vendor = VendorOptions { nv_max_registers: cap, ..Default::default() };
     // Where the cap applies, the kernel drops its reqd_work_group_size, which would override it
     // (see fft_stockham_registers.h).
     let defines = match cap {
