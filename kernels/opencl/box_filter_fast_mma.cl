@@ -10,7 +10,8 @@
 // Differences from the twin: `half` is an OpenCL type, so the output rows' halves are `part`;
 // G (groups an output block) and KH (32-column steps of pass 1) are the host's defines MMA_G and
 // MMA_KH, not template arguments; pass 1's 8-byte loads at the shape (3, 3) only (MMA_PAIRED);
-// pass 2 by band products at every shape (the twin's column sums at (3, 3) ran level here); local
+// pass 2 by band products at every shape but G = 3 on sm_90, where the host asks for warpgroup
+// products as the twin does (MMA_WGMMA, below; the twin's column sums at (3, 3) ran level here); local
 // memory is static and within the 48 KiB NVIDIA's OpenCL allows a work-group (30.5 KiB, 32 KiB at
 // (3, 3), 38 / 40 KiB with the copy engine's four buffers; output tiles of unpadded rows: OUT_PIECE);
 // the older groups' H operands stay in registers, as in the twin.

@@ -250,7 +250,7 @@ const MMA_REGISTER_CAP: u32 = 64;
 /// Whether the tensor-core form takes the image by default on this device (`mma_by_default`, on
 /// NVIDIA only: its inline PTX).
 pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, height: usize, window: usize) -> bool {
-    let warpgroups = warpgroups_apply(mma_shape(window), device.nvidia_compute_capability());
+    let warpgroups = warpgroups_apply(mma_shape(window).0, device.nvidia_compute_capability());
     let slots = device.limits.compute_units * mma_groups_per_cu(window, warpgroups);
     device.is_nvidia() && mma_by_default(dtype, width, height, window, slots)
 }
@@ -279,15 +279,22 @@ impl MmaStaging {
 }
 
 /// Where the copy engine stages (sm_90 on, the tensor maps encoded by the CUDA driver): its loads
-/// at every shape but (3, 3), its stores at G <= 2. The CUDA twin stages G = 3 by the engine only
-/// on images beyond the L2; NVIDIA's OpenCL runs the engine's loads faster at (3, 2) on any image,
-/// and at (3, 3) 1% faster beyond the L2 and 5% slower within it, where its cache size query
-/// gives not the L2 but 4 MB. H100, kernel ms, the work-items' copies against the engine's
-/// (reports/2026-11-26-h100/experiments call-201, call-202): 4096^2 m = 9 / 33 / 45 / 63 0.0154 /
-/// 0.0175 / 0.0207 / 0.0209 against 0.0140 / 0.0165 / 0.0185 / 0.0218; 7680 x 4320 m = 5 / 31 /
-/// 45 / 63 0.0315 / 0.0331 / 0.0387 / 0.0400 against 0.0313 / 0.0326 / 0.0353 / 0.0395. The
-/// engine's stores at G = 3 ran level or slower (m = 45 0.0352 / 0.0191).
-fn engine_staging(groups: usize, steps: usize) -> MmaStaging {
+/// at G <= 2 and, with each warp's `mma.sync` in pass 2, at (3, 2); its stores at G <= 2. The CUDA
+/// twin stages G = 3 by the engine only on images beyond the L2; NVIDIA's OpenCL ran the engine's
+/// loads faster at (3, 2) on any image beside `mma.sync`, and at (3, 3) 1% faster beyond the L2 and
+/// 5% slower within it, where its cache size query gives not the L2 but 4 MB. H100, kernel ms, the
+/// work-items' copies against the engine's (reports/2026-11-26-h100/experiments call-201,
+/// call-202): 4096^2 m = 9 / 33 / 45 / 63 0.0154 / 0.0175 / 0.0207 / 0.0209 against 0.0140 /
+/// 0.0165 / 0.0185 / 0.0218; 7680 x 4320 m = 5 / 31 / 45 / 63 0.0315 / 0.0331 / 0.0387 / 0.0400
+/// against 0.0313 / 0.0326 / 0.0353 / 0.0395. The engine's stores at G = 3 ran level or slower (m =
+/// 45 0.0352 / 0.0191). Beside the warpgroup pass 2 (`warpgroups`), the work-items' copies with the
+/// walk unrolled 8 times down deep strips ran faster than `mma.sync` with the engine on both
+/// images (call-243: 8K m = 45 0.0360 -> 0.0355, 4096^2 0.0189 -> 0.0186, m = 35 0.0187 -> 0.0186;
+/// the engine beside `wgmma`: 0.0350 at 8K, 0.0195 at 4096^2).
+fn engine_staging(groups: usize, steps: usize, warpgroups: bool) -> MmaStaging {
+    if warpgroups {
+        return MmaStaging::threads("the warpgroup pass 2");
+    }
     if (groups, steps) == (3, 3) {
         return MmaStaging::threads("the shape (3, 3)");
     }
@@ -296,7 +303,7 @@ fn engine_staging(groups: usize, steps: usize) -> MmaStaging {
 
 /// The tensor-core form's staging: tunable `staging`, `engine` (the copy engine as by default
 /// where it can) or `threads`; by default the engine where the device has it (`engine_staging`).
-fn mma_staging(device: &Device, tunables: &Params, window: usize) -> Result<MmaStaging, Error> {
+fn mma_staging(device: &Device, tunables: &Params, window: usize, warpgroups: bool) -> Result<MmaStaging, Error> {
     let (groups, steps) = mma_shape(window);
     let asked = tunables.string_opt("staging")?;
     match asked {
@@ -319,33 +326,27 @@ fn mma_staging(device: &Device, tunables: &Params, window: usize) -> Result<MmaS
         (Some(what), true) => Err(Error::unsupported(format!("box-filter `fast` staging `engine` needs {what}"))),
         (Some(_), false) => Ok(MmaStaging::threads("no copy engine here")),
         (None, true) => Ok(MmaStaging { engine_loads: true, engine_stores: groups <= 2, why: "asked" }),
-        (None, false) => Ok(engine_staging(groups, steps)),
+        (None, false) => Ok(engine_staging(groups, steps, warpgroups)),
     }
 }
 
-/// Whether the warpgroup pass 2 applies by default: the shape (3, 3) (m = 51 .. 63) on compute
-/// capability 9.0. H100, kernel ms, `mma` -> `wgmma` with four `cp.async` buffers, same rounds
-/// (reports/2026-11-26-h100/experiments call-241): 7680 x 4320 m = 63 0.0400 -> 0.0353, 4096^2
-/// 0.0207 -> 0.0190, 4096 x 2160 0.0142 -> 0.0128, 1040 x 1100 m = 55 0.0073 -> 0.0066. Not by
-/// default at (3, 2) (m = 35 .. 49), where it ran faster with the copy engine's staging beyond the
-/// L2 and slower within it (call-243: 8K m = 45 0.0359 -> 0.0350, 4096^2 0.0189 -> 0.0194; with
-/// the work-items' staging 0.0362 / 0.0190), and NVIDIA's OpenCL does not say how large the L2 is.
-fn warpgroups_apply(shape: (usize, usize), capability: Option<(u32, u32)>) -> bool {
-    shape == (3, 3) && capability == Some((9, 0))
+/// Whether the warpgroup pass 2 applies by default: G = 3 (m = 35 .. 63) on compute capability
+/// 9.0, as in the twin. H100, kernel ms, `mma` -> `wgmma` with four `cp.async` buffers, same
+/// rounds (reports/2026-11-26-h100/experiments call-241): 7680 x 4320 m = 63 0.0400 -> 0.0353,
+/// 4096^2 0.0207 -> 0.0190, 4096 x 2160 0.0142 -> 0.0128, 1040 x 1100 m = 55 0.0073 -> 0.0066; at
+/// (3, 2) with the staging `engine_staging` gives it (call-243), 8K m = 45 0.0360 -> 0.0355, 4096^2
+/// 0.0189 -> 0.0186.
+fn warpgroups_apply(groups: usize, capability: Option<(u32, u32)>) -> bool {
+    groups == 3 && capability == Some((9, 0))
 }
 
 /// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel's
 /// MMA_WGMMA, its PTX raised to sm_90a: program.rs, `nv_arch_specific`) or each warp's `mma.sync`
-/// (tunable `mma_pass2`: `wgmma`, at any G = 3 window, or `mma`), as the CUDA twin's. By default
-/// where it applies (`warpgroups_apply`).
-fn mma_pass2_by_warpgroups(
-    tunables: &Params,
-    shape: (usize, usize),
-    capability: Option<(u32, u32)>,
-) -> Result<bool, Error> {
-    let groups = shape.0;
+/// (tunable `mma_pass2`: `wgmma` or `mma`), as the CUDA twin's. By default where it applies
+/// (`warpgroups_apply`).
+fn mma_pass2_by_warpgroups(tunables: &Params, groups: usize, capability: Option<(u32, u32)>) -> Result<bool, Error> {
     match tunables.string_opt("mma_pass2")? {
-        None => Ok(warpgroups_apply(shape, capability)),
+        None => Ok(warpgroups_apply(groups, capability)),
         Some("mma") => Ok(false),
         Some("wgmma") if groups != 3 => Err(Error::input(format!(
             "box-filter `fast` tunable `mma_pass2: wgmma` applies to windows of 35 to 63 (G = 3), not {groups} groups \
@@ -392,8 +393,8 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         ));
     }
     let (groups, steps) = mma_shape(image.window);
-    let staging = mma_staging(ctx.device, ctx.tunables, image.window)?;
-    let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, (groups, steps), ctx.device.nvidia_compute_capability())?;
+    let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
+    let staging = mma_staging(ctx.device, ctx.tunables, image.window, warpgroups)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let per_cu = mma_groups_per_cu(image.window, warpgroups);
     let strips =
@@ -548,35 +549,34 @@ mod tests {
     }
 
     #[test]
-    fn pass_2_by_warpgroups_at_3_3_on_compute_capability_9_0_by_default_at_g_3_when_asked() {
+    fn pass_2_by_warpgroups_at_g_3_on_compute_capability_9_0_only() {
         let none = Params::new();
         let hopper = Some((9, 0));
-        assert!(mma_pass2_by_warpgroups(&none, (3, 3), hopper).unwrap());
-        assert!(!mma_pass2_by_warpgroups(&none, (3, 2), hopper).unwrap());
-        assert!(!mma_pass2_by_warpgroups(&none, (2, 2), hopper).unwrap());
+        assert!(mma_pass2_by_warpgroups(&none, 3, hopper).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&none, 2, hopper).unwrap());
         for other in [Some((8, 9)), Some((10, 0)), None] {
-            assert!(!mma_pass2_by_warpgroups(&none, (3, 3), other).unwrap());
+            assert!(!mma_pass2_by_warpgroups(&none, 3, other).unwrap());
         }
         let mma = Params::new().with("mma_pass2", "mma");
-        assert!(!mma_pass2_by_warpgroups(&mma, (3, 3), hopper).unwrap());
+        assert!(!mma_pass2_by_warpgroups(&mma, 3, hopper).unwrap());
         let wgmma = Params::new().with("mma_pass2", "wgmma");
-        assert!(mma_pass2_by_warpgroups(&wgmma, (3, 3), hopper).unwrap());
-        assert!(mma_pass2_by_warpgroups(&wgmma, (3, 2), hopper).unwrap());
-        let input = |tunables: &Params, shape| matches!(mma_pass2_by_warpgroups(tunables, shape, hopper), Err(Error::Input(m)) if m.contains("`mma_pass2"));
-        assert!(input(&wgmma, (2, 2)) && input(&Params::new().with("mma_pass2", "hmma"), (3, 3)));
-        let elsewhere = mma_pass2_by_warpgroups(&wgmma, (3, 3), Some((8, 0)));
+        assert!(mma_pass2_by_warpgroups(&wgmma, 3, hopper).unwrap());
+        let input = |tunables: &Params, groups| matches!(mma_pass2_by_warpgroups(tunables, groups, hopper), Err(Error::Input(m)) if m.contains("`mma_pass2"));
+        assert!(input(&wgmma, 2) && input(&Params::new().with("mma_pass2", "hmma"), 3));
+        let elsewhere = mma_pass2_by_warpgroups(&wgmma, 3, Some((8, 0)));
         assert!(matches!(elsewhere, Err(Error::Unsupported(m)) if m.contains("9.0") && m.contains("8.0")));
     }
 
     #[test]
-    fn the_copy_engine_loads_at_every_shape_but_the_largest_and_stores_at_g_up_to_2() {
-        let by_window = |window| {
+    fn the_copy_engine_loads_beside_mma_sync_but_at_the_largest_shape_and_stores_at_g_up_to_2() {
+        let by_window = |window, warpgroups| {
             let (groups, steps) = mma_shape(window);
-            let staging = engine_staging(groups, steps);
+            let staging = engine_staging(groups, steps, warpgroups);
             (staging.engine_loads, staging.engine_stores)
         };
-        assert_eq!([1, 17, 33].map(by_window), [(true, true); 3]);
-        assert_eq!([35, 49].map(by_window), [(true, false); 2]);
-        assert_eq!([51, 63].map(by_window), [(false, false); 2]);
+        assert_eq!([1, 17, 33].map(|m| by_window(m, false)), [(true, true); 3]);
+        assert_eq!([35, 49].map(|m| by_window(m, false)), [(true, false); 2]);
+        assert_eq!([51, 63].map(|m| by_window(m, false)), [(false, false); 2]);
+        assert_eq!([35, 49, 51, 63].map(|m| by_window(m, true)), [(false, false); 4]);
     }
 }
