@@ -25,8 +25,8 @@ pub(crate) struct VendorOptions {
     /// NVIDIA on compute capability 9.0: the program run from its PTX with the target raised to
     /// the architecture-specific sm_90a (Hopper's warpgroup products, `wgmma`), as the CUDA twin is
     /// compiled for compute_90a. NVIDIA's OpenCL compiler emits PTX for plain sm_90 and takes no
-    /// option for another target (`-cl-nv-arch` is not understood), and its ptxas refuses `wgmma`
-    /// there; the driver builds the same PTX with the target line raised, and runs it
+    /// option for another target (`-cl-nv-arch sm_90a` changes nothing), and its ptxas refuses
+    /// `wgmma` there; the driver builds the same PTX with the target line raised, and runs it
     /// (reports/2026-11-26-h100/experiments/call-238). Not applied elsewhere.
     pub nv_arch_specific: bool,
 }
@@ -190,11 +190,10 @@ fn compile(
         let Some(target) = target else {
             return Err(failed(&log));
         };
-        program = raised(device, &program, target).map_err(|why| {
-            // Why the raised PTX failed first: the source's log repeats a line an instruction.
-            let first: Vec<&str> = log.lines().take(4).collect();
-            failed(&format!("{why}\n(built from source for {PLAIN_TARGET} first: {} ...)", first.join("\n")))
-        })?;
+        // Why the raised PTX failed first, then the source build's whole log (the records keep
+        // the first few KB of a reason, and ptxas repeats a refusal an instruction).
+        program = raised(device, &program, target)
+            .map_err(|why| failed(&format!("{why}\n(built from source for {PLAIN_TARGET} first:)\n{log}")))?;
     }
     Ok(Program {
         program,
