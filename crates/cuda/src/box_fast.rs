@@ -253,7 +253,8 @@ fn mma_launch<P: Pixel>(
 /// call-213: 7680 x 4320 m = 35 / 49 / 51 / 63 0.0330 / 0.0328 / 0.0361 / 0.0359 -> 0.0320 / 0.0320 /
 /// 0.0344 / 0.0343, 8192^2 m = 45 / 63 0.0583 / 0.0638 -> 0.0568 / 0.0607, 4096 x 2160 m = 63 0.0131
 /// -> 0.0124). NVIDIA's OpenCL compiler emits PTX for the plain sm_90 target, which has no `wgmma`
-/// (call-213): the OpenCL twin keeps `mma.sync`.
+/// (call-213): the OpenCL twin takes it from its PTX raised to sm_90a (crates/opencl/src/
+/// program.rs, `nv_arch_specific`).
 fn mma_pass2_by_warpgroups(
     tunables: &Params,
     groups: usize,
