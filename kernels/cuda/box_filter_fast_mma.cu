@@ -281,6 +281,32 @@ static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // The host mirrors this in crates/cuda/src/box_fast.rs.
 #define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4 + BARRIER_BYTES)
 
+// The band matrices of the module's window and image width, made once by
+// box_filter_fast_mma_tables when the kernel is planned (crates/cuda/src/box_fast.rs): each block
+// copies Band_y (or Band_y^T) into its shared memory with its first group's copies and loads its
+// warps' Band_x fragments, where it had built them, 16 warps an SM at once before any work: a
+// thread's few hundred instructions, and a thousand more in the slabs at the image's edges, whose
+// blocks then started their walks last and ended the kernel last. A timeline of every block
+// (clock64 at each step, reports/2026-11-26-h100/experiments call-250 .. call-255) put 0.9 to 1.7 us
+// of a block's 18 to 19 before its first step. H100, kernel ms, built -> from the tables, same
+// rounds: 4096^2 m = 45 / 63 0.01649 / 0.01766 -> 0.01571 / 0.01723 (call-257), 4096 x 2160 m = 63
+// 0.01171 -> 0.01150, 2048^2 m = 63 0.00758 -> 0.00724, 1040 x 1100 m = 55 0.00556 -> 0.00510
+// (call-256).
+// Band_x cases: 0 a slab with no image edge within its reach, 1 .. 3 the slabs at image columns 0,
+// 16, 32, 4 .. 7 those 16, 32, 48, 64 columns before the right edge (band_x_case).
+#define BAND_X_CASES 8
+// Where cp.async stages the groups (G = 3 on images in the L2, and before sm_90). Beside the copy
+// engine's loads the blocks build them: read from the tables there, 4096^2 m = 9 / 33 and 8K m =
+// 5 .. 63 ran 1.3-2.6% slower (call-255, call-256).
+#ifndef MMA_BAND_TABLES
+#define MMA_BAND_TABLES (!MMA_TMA_LOADS)
+#endif
+#if MMA_BAND_TABLES && MMA_TMA_LOADS
+#error "the band tables arrive with the work-items' first copies, not the copy engine's"
+#endif
+__device__ uint4 mma_band_y_table[BAND_Y_UINT4];
+__device__ uint4 mma_band_x_table[BAND_X_CASES * MMA_KH * 32];
+
 // The threads that issue a step's copies (the edge groups': its warp) and its store.
 #define LOAD_WARP 0
 #define STORE_THREAD (MMA_THREADS - 32)
@@ -691,6 +717,45 @@ __device__ __forceinline__ void fill_band_y(uint4* band_y, int r)
     }
 }
 
+// Band_x of the slab from image column slab_x0, step s of 32 columns (slab column 32 s +
+// step_column(k) - r8): slab column i against the image column c at k, how many columns of i's
+// window read c once clamped to the image, so 1 inside, the count of the window's columns beyond
+// an edge at the edge column, 0 outside the image. A full step takes k in an order that puts a
+// lane's two B words side by side (k = 4t .. 4t + 3 at step columns 8t .., k = 16 + 4t .. at 8t +
+// 4 ..: one 8-byte load); the half-K last step takes k = 4t .. at step columns 4t .. (one 4-byte
+// load).
+__device__ __forceinline__ uint4 band_x_fragment(int lane, int slab_x0, int s, int width, int r, int r8)
+{
+    const bool half_k = s == MMA_KH - 1 && !MMA_LAST_STEP_UPPER;
+    return band_fragment(lane, [&](int i, int k) {
+        const int step_column = half_k ? k : 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
+        const int c = slab_x0 + 32 * s + step_column - r8;
+        if (c < 0 || c >= width) {
+            return 0;
+        }
+        const int lo = max(slab_x0 + i - r, c == 0 ? -(1 << 30) : c);
+        const int hi = min(slab_x0 + i + r, c == width - 1 ? (1 << 30) : c);
+        return max(0, hi - lo + 1);
+    });
+}
+
+// Which of the table's Band_x the slab from image column slab_x0 takes: 0 where pass 1 reads no
+// column outside the image nor at its edge (all but the image's first and last few slabs), 1 .. 3
+// the slabs at 0, 16, 32, 4 .. 7 the slabs 16, 32, 48, 64 columns before the right edge, -1 a slab
+// beyond the image (all weights 0). Pass 1 reads slab columns -r8 .. 32 KH - r8 - 1, so a slab
+// reaching the left edge starts at most r8 <= 32 in, and one reaching the right edge ends at most
+// 32 KH - r8 <= 64 before it (KH = 3 only where r8 = 32, KH = 2 where r8 >= 16).
+__device__ __forceinline__ int band_x_case(int slab_x0, int width, int r8)
+{
+    if (slab_x0 >= width) {
+        return -1;
+    }
+    if (slab_x0 - r8 >= 1 && slab_x0 + 32 * MMA_KH - r8 <= width - 1) {
+        return 0;
+    }
+    return slab_x0 <= 32 ? 1 + slab_x0 / SLAB : 3 + (width - slab_x0) / SLAB;
+}
+
 // The walk down the strip with G groups an output block and KH steps of 32 columns in pass 1,
 // compile-time, so that every loop is unrolled and no index divides by a variable (the first
 // version, with both at run time, spent half its instructions on that: call-87). R_MAX: the
@@ -722,6 +787,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const StageCopies copies = stage_copies(w.x0, w.width, w.r);
 #endif
 
+#if !MMA_COLUMN_SUMS && MMA_BAND_TABLES
+    // Band_y (or Band_y^T) from the module's table, as part of group 0's copies.
+    if (t < BAND_Y_UINT4) {
+        mma_cp_async_16(w.band_y + t, mma_band_y_table + t);
+    }
+#endif
     // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
@@ -737,26 +808,24 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 #endif
     }
 
-    // The band matrices, while the first groups' copies are under way (built before them, their
-    // few hundred instructions a thread held every block's first loads back: call-148).
+#if !MMA_BAND_TABLES
 #if MMA_WGMMA
     fill_band_y_wgmma(reinterpret_cast<unsigned int*>(w.band_y), w.r);
     fence_for_bulk();  // the warpgroup products read it through the async proxy
 #elif !MMA_COLUMN_SUMS
     fill_band_y(w.band_y, w.r);
 #endif
-    // Band_x[s]: slab column i against the image column c at k of step s (slab column 32 s +
-    // step_column(k) - r8): how many columns of i's window read c once clamped to the image, so 1
-    // inside, the count of the window's columns beyond an edge at the edge column, 0 outside the
-    // image. A full step takes k in an order that puts a lane's two B words side by side (k = 4t
-    // .. 4t + 3 at step columns 8t .., k = 16 + 4t .. at 8t + 4 ..: one 8-byte load); the half-K
-    // last step takes k = 4t .. at step columns 4t .. (one 4-byte load).
-    const int slab_x0 = w.x0 + SLAB * warp;
+#endif
     uint4 band_x[KH];
-    // A slab whose pass 1 reads no column outside the image nor at its edge (all but the image's
-    // first and last few) takes ones within the window, from compares: register i of lane (g, t)
-    // holds slab row g + 8 (i & 1) against step columns 8t + 4 (i >> 1) + b (half-K: 4t + 16 (i >>
-    // 1) + b), at gaps v + b from the window's first column.
+#if MMA_BAND_TABLES
+    // This warp's Band_x, step by step, from the module's table (band_x_case).
+    const int band_case = band_x_case(w.x0 + SLAB * warp, w.width, w.r8);
+#pragma unroll
+    for (int s = 0; s < KH; ++s) {
+        band_x[s] = band_case < 0 ? make_uint4(0, 0, 0, 0) : __ldg(mma_band_x_table + (band_case * KH + s) * 32 + lane);
+    }
+#else
+    const int slab_x0 = w.x0 + SLAB * warp;
     const bool interior = slab_x0 - w.r8 >= 1 && slab_x0 + 32 * KH - w.r8 <= w.width - 1;
 #pragma unroll
     for (int s = 0; s < KH; ++s) {
@@ -769,19 +838,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 reg[i] = window_word<1, 2, 3>(32 * s + column - w.r8 - (g + 8 * (i & 1)) + w.r, 2u * (unsigned int)w.r);
             }
             band_x[s] = make_uint4(reg[0], reg[1], reg[2], reg[3]);
-            continue;
+        } else {
+            band_x[s] = band_x_fragment(lane, slab_x0, s, w.width, w.r, w.r8);
         }
-        band_x[s] = band_fragment(lane, [&](int i, int k) {
-            const int step_column = half_k ? k : 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
-            const int c = slab_x0 + 32 * s + step_column - w.r8;
-            if (c < 0 || c >= w.width) {
-                return 0;
-            }
-            const int lo = max(slab_x0 + i - w.r, c == 0 ? -(1 << 30) : c);
-            const int hi = min(slab_x0 + i + w.r, c == w.width - 1 ? (1 << 30) : c);
-            return max(0, hi - lo + 1);
-        });
     }
+#endif
 
     // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (in
     // shared slots, a lane's own, the form ran 1-3% slower at 8K m <= 45 and 4096^2: call-146).
@@ -834,6 +895,13 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         parities ^= 1u << buf;
 #else
         mma_cp_async_wait_ahead();
+#endif
+#if MMA_BAND_TABLES && !MMA_COLUMN_SUMS
+#if MMA_WGMMA
+        if (j == 0) {
+            fence_for_bulk();  // Band_y^T, arrived with group 0, before the warpgroup products read it
+        }
+#endif
 #endif
 #if MMA_TMA_STORES
         if (t == STORE_THREAD) {
@@ -1136,4 +1204,26 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.in_map = &in_map;
     w.out_map = &out_map;
     mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w);
+}
+
+// Fills the module's tables for images of `width` columns and windows of `window` (one block of
+// MMA_THREADS, before the module's first box_filter_fast_mma_u8).
+extern "C" __global__ void __launch_bounds__(MMA_THREADS) box_filter_fast_mma_tables(int width, int window)
+{
+    const int r = window / 2;
+    const int r8 = (r + 7) / 8 * 8;
+#if MMA_WGMMA
+    fill_band_y_wgmma(reinterpret_cast<unsigned int*>(mma_band_y_table), r);
+#elif !MMA_COLUMN_SUMS
+    fill_band_y(mma_band_y_table, r);
+#endif
+    const int lane = threadIdx.x & 31;
+    for (int c = threadIdx.x >> 5; c < BAND_X_CASES; c += MMA_WARPS) {
+        // Case 0 as a slab far from both edges.
+        const int slab_x0 = c == 0 ? 128 : (c <= 3 ? SLAB * (c - 1) : width - SLAB * (c - 3));
+        const int edge = c == 0 ? (1 << 30) : width;
+        for (int s = 0; s < MMA_KH; ++s) {
+            mma_band_x_table[(c * MMA_KH + s) * 32 + lane] = band_x_fragment(lane, slab_x0, s, edge, r, r8);
+        }
+    }
 }

@@ -129,6 +129,20 @@
 #define OUT_BYTES (STEP_ROWS * OUT_PITCH)
 #define MAX_GROUPS 3
 #define BAND_Y_UINT4 (2 * MAX_GROUPS * 32)
+// The band matrices of the plan's window and image width, made once by box_filter_fast_mma_tables
+// (a buffer of BAND_Y_UINT4 uint4 of Band_y or Band_y^T, then BAND_X_CASES x MMA_KH x 32 of
+// Band_x: band_x_case), which the work-groups copy and load where the work-items stage the
+// groups, instead of building them (the twin's tables, which say why). H100, NVIDIA's OpenCL,
+// kernel ms, built -> from the tables, same rounds (reports/2026-11-26-h100/experiments
+// call-257): 4096^2 m = 45 / 63 0.01848 / 0.01884 -> 0.01795 / 0.01850, 7680 x 4320 m = 45 / 63
+// 0.03453 / 0.03487 -> 0.03413 / 0.03457.
+#define BAND_X_CASES 8
+#ifndef MMA_BAND_TABLES
+#define MMA_BAND_TABLES (!MMA_TMA_LOADS)
+#endif
+#if MMA_BAND_TABLES && MMA_TMA_LOADS
+#error "the band tables arrive with the work-items' first copies, not the copy engine's"
+#endif
 
 // The __local pointer's value is its address in the shared state space, as cp.async takes it.
 inline void mma_copy_16(__local uchar* to, __global const uchar* from) {
@@ -362,6 +376,19 @@ inline uint4 band_x_fragment(int lane, int index, int slab_x0, int r, int ra, in
     return (uint4)(reg[0], reg[1], reg[2], reg[3]);
 }
 
+// Which of the tables' Band_x the slab from image column slab_x0 takes (the twin's band_x_case): 0
+// where pass 1 reads no column outside the image nor at its edge, 1 .. 3 the slabs at 0, 16, 32, 4
+// .. 7 the slabs 16, 32, 48, 64 columns before the right edge, -1 a slab beyond the image.
+inline int band_x_case(int slab_x0, int width, int ra) {
+    if (slab_x0 >= width) {
+        return -1;
+    }
+    if (slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1) {
+        return 0;
+    }
+    return slab_x0 <= 32 ? 1 + slab_x0 / SLAB : 3 + (width - slab_x0) / SLAB;
+}
+
 // Whether the staged piece at image column col (16 wide; widths and x0 multiples of 16) is copied:
 // inside the image and within the window's reach of the group's columns x0 .. x0 + 127. Pass 1
 // reads the others with weight 0 (the band gives the image's edge column the weight of the
@@ -400,7 +427,7 @@ inline void store_tile(__local const uchar* out_tiles, __global uchar* out, ulon
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filter_fast_mma_u8(
     __global const uchar* in, int width, int height, int window, __global uchar* out, tensor_map in_map_value,
-    tensor_map out_map_value) {
+    tensor_map out_map_value, __global const uint4* tables) {
     // Aligned for the copy engine: a tensor copy's destination to 128 bytes, a 128-byte swizzled
     // tile to 1024. With cp.async too, NVIDIA's compiler runs the shape (3, 3) faster so aligned
     // than at 16 (reports/2026-11-26-h100/experiments call-185, call-186; docs/findings.md).
@@ -469,6 +496,12 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
     }
 #else
+#if MMA_BAND_TABLES
+    // Band_y (or Band_y^T) from the tables, as part of group 0's copies.
+    if (t < BAND_Y_UINT4) {
+        mma_copy_16((__local uchar*)(band_y + t), (__global const uchar*)(tables + t));
+    }
+#endif
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
         if (j < steps) {
@@ -483,6 +516,15 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     }
 #endif
 
+    uint4 band_x[MMA_KH];
+#if MMA_BAND_TABLES
+    // This warp's Band_x from the tables (band_x_case).
+    const int band_case = band_x_case(x0 + SLAB * warp, width, ra);
+#pragma unroll
+    for (int s = 0; s < MMA_KH; ++s) {
+        band_x[s] = band_case < 0 ? (uint4)(0) : tables[BAND_Y_UINT4 + (band_case * MMA_KH + s) * 32 + lane];
+    }
+#else
     // The band matrices, while the first groups' copies are under way (the twin says why).
     // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
     // band_x say which gaps); slabs at the image's edges by the general weights.
@@ -501,7 +543,6 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #endif
     const int slab_x0 = x0 + SLAB * warp;
     const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
-    uint4 band_x[MMA_KH];
 #pragma unroll
     for (int s = 0; s < MMA_KH; ++s) {
         const bool half_k = MMA_LAST_STEP_HALF && s == MMA_KH - 1;
@@ -518,6 +559,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
             band_x[s] = band_x_fragment(lane, s, slab_x0, r, ra, width);
         }
     }
+#endif
 
     const int slab_col = IN_HALO + SLAB * warp - ra;
     // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (the
@@ -551,6 +593,11 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         parities ^= 1u << buf;
 #else
         mma_copies_wait_ahead();
+#endif
+#if MMA_BAND_TABLES && MMA_WGMMA
+        if (j == 0) {
+            fence_for_bulk();  // Band_y^T, arrived with group 0, before the warpgroup products read it
+        }
 #endif
 #if MMA_TMA_STORES
         if (t == MMA_THREADS - 32) {
@@ -736,4 +783,41 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         bulk_stores_done();  // before the work-group's local memory goes
     }
 #endif
+}
+
+// Fills the band tables for images of `width` columns and windows of `window` (one work-group, at
+// upload, before the plan's box_filter_fast_mma_u8): Band_y as the walk built it, then each
+// case's Band_x by the general weights (case 0 as a slab far from both edges).
+__kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filter_fast_mma_tables(
+    __global uint4* tables, int width, int window) {
+    __local uint4 band_y[BAND_Y_UINT4];
+    const int r = window / 2;
+    const int ra = (r + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN;
+    const int t = get_local_id(0);
+    const int lane = t & 31;
+#if MMA_WGMMA
+    fill_band_y_wgmma((__local uint*)band_y, r);
+#else
+    const uint span = 2u * (uint)r;
+    const int g = lane >> 2;
+    const int tg = lane & 3;
+    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
+        const int part = e / (MAX_GROUPS * 32);
+        const int d = (e / 32) % MAX_GROUPS;
+        const int u = 32 * d - 16 * part + 2 * tg - g;
+        band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
+                            window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
+        tables[e] = band_y[e];
+    }
+    for (int c = t >> 5; c < BAND_X_CASES; c += MMA_WARPS) {
+        const int slab_x0 = c == 0 ? 128 : (c <= 3 ? SLAB * (c - 1) : width - SLAB * (c - 3));
+        const int edge = c == 0 ? (1 << 30) : width;
+        for (int s = 0; s < MMA_KH; ++s) {
+            tables[BAND_Y_UINT4 + (c * MMA_KH + s) * 32 + lane] = band_x_fragment(lane, s, slab_x0, r, ra, edge);
+        }
+    }
 }

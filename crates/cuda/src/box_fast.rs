@@ -49,6 +49,8 @@ const RING_SHARED_BYTES: u32 = 160 * 256 + 2 * 32 * 129 * 4;
 /// kernel file says by how much).
 pub(crate) const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
+/// The tensor-core module's tables (band matrices, the mean's constants), filled once a plan.
+const MMA_TABLES_ENTRY: &str = "box_filter_fast_mma_tables";
 const MMA_COLUMNS: [usize; 3] = [128, 256, 512];
 /// Warps of the tensor-core form an SM holds at G = 3 (its __launch_bounds__: two blocks of 8
 /// warps), the only shape whose default the strips decide: what the default form's rule counts
@@ -242,7 +244,23 @@ fn mma_launch<P: Pixel>(
         }
     }
     launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
+    fill_mma_tables(ctx.gpu, &module, block.0, width, window)?;
     Ok((module, launch))
+}
+
+/// Fills the tensor-core module's tables for this image's width and window (the kernel file's
+/// box_filter_fast_mma_tables, one block): where cp.async stages, its blocks copy and load their
+/// band matrices from them instead of building them before their first step (the kernel file
+/// says why, with the figures). Filled for every module, used where the kernel file says.
+fn fill_mma_tables(gpu: &Gpu, module: &Module, threads: u32, width: usize, window: usize) -> Result<(), Error> {
+    let launch = Launch::new(module, MMA_TABLES_ENTRY, (1, 1), (threads, 1))?;
+    // Problem validation caps the width at i32::MAX and the form's window at 63.
+    let (width, window) = (width as i32, window as i32);
+    let mut b = gpu.stream.launch_builder(&launch.function);
+    b.arg(&width).arg(&window);
+    // SAFETY: the entry is declared (int width, int window) and writes its module's own tables.
+    unsafe { b.launch(launch.config) }.map_err(driver(format!("launching {MMA_TABLES_ENTRY}")))?;
+    Ok(())
 }
 
 /// Whether the tensor-core form's pass 2 runs as Hopper's warpgroup products (the kernel file's

@@ -225,6 +225,12 @@ fn groups_per_cu(cap: u32) -> usize {
 /// in one wave of the groups a compute unit holds (`mma_groups_per_cu`).
 const MMA_FILE: &str = "box_filter_fast_mma";
 const MMA_ENTRY: &str = "box_filter_fast_mma_u8";
+/// The tensor-core form's band tables (the kernel file's box_filter_fast_mma_tables), filled at
+/// upload: Band_y (192 uint4), then 8 slab cases of Band_x, `steps` of 32 lanes each.
+const MMA_TABLES_ENTRY: &str = "box_filter_fast_mma_tables";
+fn mma_table_bytes(steps: usize) -> usize {
+    16 * (192 + 8 * steps * 32)
+}
 const MMA_ITEMS: usize = 256;
 
 /// Groups of the tensor-core form a compute unit of NVIDIA's holds at once, by the window's shape
@@ -425,7 +431,16 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     plan.detail("pass 2", pass2);
     plan.detail("strips", strips);
     let [from, width, height, window, to] = image.walk_args(input, plan.output())?;
-    let args = [from, width, height, window, to, in_map, out_map];
+    let tables = plan.scratch(mma_table_bytes(steps), "the tensor-core box filter's band tables")?;
+    plan.prepare(Launch::new(
+        ctx.device,
+        &program,
+        MMA_TABLES_ENTRY,
+        &[tables, width, window],
+        [MMA_ITEMS, 1],
+        [MMA_ITEMS, 1],
+    )?);
+    let args = [from, width, height, window, to, in_map, out_map, tables];
     plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, [columns * MMA_ITEMS, strips], [MMA_ITEMS, 1])?);
     plan.detail("path", "fused tensor cores");
     Ok(plan.boxed())
