@@ -44,7 +44,8 @@
 //    exact for windows up to 63 (as one 64-bit multiply-add, V magic + bias magic, with the low
 //    accumulators from zero instead of the bias, the form ran 15-21% slower: call-143). Two
 //    bytes a thread and row to a staged tile of the block's 32 x 128 outputs, which leaves at the
-//    start of the next step as whole rows (16-byte streaming stores).
+//    start of the next step as whole rows (16-byte streaming stores; with the warpgroup products,
+//    while the next step's run).
 // Three blocks an SM, two at G = 3 (MMA_BLOCKS_PER_SM); 33 to 40 KiB of shared memory. Measured on an H100 (reports/2026-11-26-h100/experiments
 // call-85 .. call-94, kernel ms, 7680 x 4320 m = 5 / 17 / 31 / 63, the ring form in the same rounds
 // 0.0378 / 0.0390 / 0.0407 / 0.0449): 0.0368 / 0.0366 / 0.0390 / 0.0524 (62 / 62 / 58 / 43% of the copy
@@ -909,9 +910,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         }
 #endif
         __syncthreads();
+#if !MMA_WGMMA
         if (j >= G) {
-            store_tile(w, j - G);  // the previous step's outputs
+            store_tile(w, j - G);  // the previous step's outputs (with the warpgroup products, under them)
         }
+#endif
         // Input group j + IN_BUFS - 1 starts arriving (into the buffer group j - 1 used).
         const int ahead = j + IN_BUFS - 1;
         const int ahead_buf = ahead % IN_BUFS;
@@ -1015,6 +1018,14 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 wgmma_u8_chain3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
                 wgmma_u8_chain3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
                 wgmma_commit();
+                // The previous step's outputs leave while the products run: H100, kernel ms, stored at the
+                // step's start -> here, same rounds (reports/2026-11-26-h100/experiments call-258): 4096^2 m
+                // = 45 / 63 0.01609 / 0.01744 -> 0.01554 / 0.01731, 2048^2 m = 63 0.00725 -> 0.00709, 8K m =
+                // 45 / 63 0.03175 / 0.03302 -> 0.03142 / 0.03289; the next group's copies issued here too
+                // ran slower (0.01583 at 4096^2 m = 45, 0.03335 at 8K m = 63).
+                if (j >= G) {
+                    store_tile(w, j - G);
+                }
                 wgmma_wait_all();
                 wgmma_hold(vh);
                 wgmma_hold(vl);

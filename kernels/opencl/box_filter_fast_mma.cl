@@ -65,8 +65,12 @@
 // / 0.0376; two 4-byte loads, from r rounded up to 4: 0.0332 / 0.0365; reports/2026-11-26-h100/
 // experiments/call-141). Since the half-K products at (3, 2) (session 17), two 4-byte loads run
 // faster there too (8K m = 35 / 45 / 49 0.0399 / 0.0404 / 0.0406 -> 0.0392 / 0.0394 / 0.0396,
-// call-169): the 8-byte loads at (3, 3) only.
-#define MMA_PAIRED (MMA_G == 3 && MMA_KH == 3)
+// call-169): the 8-byte loads at (3, 3) only. Beside the warpgroup pass 2 (with cp.async, the
+// walk unrolled 8 times and the band tables) the 8-byte loads run faster at (3, 2) too, 6-8%:
+// H100, kernel ms, two 4-byte loads -> one 8-byte load, same rounds (call-260): 4096^2 m = 35 /
+// 45 / 49 0.01802 / 0.01809 / 0.01815 -> 0.01667 / 0.01686 / 0.01690, 8K m = 35 / 45 0.03467 /
+// 0.03484 -> 0.03272 / 0.03284, 2048^2 m = 45 0.00791 -> 0.00728.
+#define MMA_PAIRED (MMA_G == 3 && (MMA_KH == 3 || MMA_WGMMA))
 #define MMA_ALIGN (MMA_PAIRED ? 8 : 4)
 #define MMA_RA_MAX ((MMA_R_MAX + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN)
 #define MMA_LAST_STEP_UPPER (15 + MMA_RA_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
@@ -82,7 +86,8 @@
 #define IN_HALO 32
 #define IN_PIECES 13
 // Rows 208 bytes apart (52 words, 20 mod 32: 8 rows x 4 words of a 4-byte pass-1 load on 32
-// banks), a piece more for the 8-byte loads (56 words, 24 mod 32: the twin says why).
+// banks), a piece more for the 8-byte loads (56 words, 24 mod 32: the twin says why; the host's
+// tensor maps mirror it).
 #define IN_PITCH (MMA_PAIRED ? 224 : 208)
 #ifndef MMA_TMA_LOADS
 #define MMA_TMA_LOADS 0
@@ -605,9 +610,11 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
+#if !MMA_WGMMA
         if (j >= MMA_G) {
-            store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
+            store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);  // (with wgmma, under it)
         }
+#endif
         const int ahead = j + IN_BUFS - 1;
 #if MMA_TMA_LOADS
         if (ahead < steps && warp == 0) {
@@ -696,6 +703,10 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 WGMMA_U8_CHAIN3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
                 WGMMA_U8_CHAIN3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
                 wgmma_commit();
+                // The previous step's outputs leave while the products run (the twin's figures).
+                if (j >= MMA_G) {
+                    store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
+                }
                 wgmma_wait_all();
                 WGMMA_HOLD(vh);
                 WGMMA_HOLD(vl);

@@ -419,8 +419,10 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
     let input = image.buffers(&mut plan)?;
-    // Rows of a staged group 224 bytes apart at the shape (3, 3), 208 elsewhere (the kernel's IN_PITCH).
-    let in_pitch = if (groups, steps) == (3, 3) { 224 } else { 208 };
+    // Rows of a staged group 224 bytes apart where pass 1 takes 8-byte loads, at the shape (3, 3) and
+    // at G = 3 beside the warpgroup pass 2, 208 elsewhere (the kernel's MMA_PAIRED, IN_PITCH).
+    let paired = (groups, steps) == (3, 3) || (groups == 3 && warpgroups);
+    let in_pitch = if paired { 224 } else { 208 };
     let [in_map, out_map] = if staging.engine_loads || staging.engine_stores {
         mma_tensor_maps(ctx.device, &mut plan, image, input, in_pitch)?
     } else {
