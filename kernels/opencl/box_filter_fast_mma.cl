@@ -381,6 +381,21 @@ inline uint4 band_x_fragment(int lane, int index, int slab_x0, int r, int ra, in
     return (uint4)(reg[0], reg[1], reg[2], reg[3]);
 }
 
+// Band_y[part][d] from compares, a uint4 a lane (the twin's fill_band_y says which gaps).
+inline void fill_band_y(__local uint4* band_y, int r) {
+    const uint span = 2u * (uint)r;
+    const int lane = get_local_id(0) & 31;
+    const int g = lane >> 2;
+    const int tg = lane & 3;
+    for (int e = get_local_id(0); e < BAND_Y_UINT4; e += MMA_THREADS) {
+        const int part = e / (MAX_GROUPS * 32);
+        const int d = (e / 32) % MAX_GROUPS;
+        const int u = 32 * d - 16 * part + 2 * tg - g;
+        band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
+                            window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
+    }
+}
+
 // Which of the tables' Band_x the slab from image column slab_x0 takes (the twin's band_x_case): 0
 // where pass 1 reads no column outside the image nor at its edge, 1 .. 3 the slabs at 0, 16, 32, 4
 // .. 7 the slabs 16, 32, 48, 64 columns before the right edge, -1 a slab beyond the image.
@@ -538,13 +553,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     fill_band_y_wgmma((__local uint*)band_y, r);
     fence_for_bulk();  // the warpgroup products read it through the async proxy
 #else
-    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        const int part = e / (MAX_GROUPS * 32);
-        const int d = (e / 32) % MAX_GROUPS;
-        const int u = 32 * d - 16 * part + 2 * tg - g;
-        band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
-                            window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
-    }
+    fill_band_y(band_y, r);
 #endif
     const int slab_x0 = x0 + SLAB * warp;
     const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
@@ -809,16 +818,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #if MMA_WGMMA
     fill_band_y_wgmma((__local uint*)band_y, r);
 #else
-    const uint span = 2u * (uint)r;
-    const int g = lane >> 2;
-    const int tg = lane & 3;
-    for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
-        const int part = e / (MAX_GROUPS * 32);
-        const int d = (e / 32) % MAX_GROUPS;
-        const int u = 32 * d - 16 * part + 2 * tg - g;
-        band_y[e] = (uint4)(window_word(u, span, 1, 8, 9), window_word(u - 8, span, 1, 8, 9),
-                            window_word(u + 16, span, 1, 8, 9), window_word(u + 8, span, 1, 8, 9));
-    }
+    fill_band_y(band_y, r);
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int e = t; e < BAND_Y_UINT4; e += MMA_THREADS) {
