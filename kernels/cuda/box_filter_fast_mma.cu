@@ -169,6 +169,11 @@
 // slab column i reads step columns i + r8 - r .. i + r8 + r, at most 15 + 2 r_max rounded (r8).
 // Where it does not ((1, 1), (2, 2), (3, 3)), that step is a half-K product (m16n8k16) and its
 // upper operand is not loaded.
+// At (3, 3) that half-K step is 9% of the time on images in the L2, all that the shape costs over
+// (3, 2) (4096^2 m = 63 without it 0.0157 ms against 0.0173; m = 45 0.0155). As warpgroup products for
+// a warpgroup's four slabs it ran 1.43-1.52x slower, as a full product with its upper half zero
+// 1.5% slower, and both passes by warpgroup products, pass 1 a group ahead, 1.28-1.47x slower
+// (reports/2026-11-26-h100/experiments/calls-263-269.tar.xz, call-264 .. call-269).
 #define MMA_R8_MAX ((MMA_R_MAX + 7) / 8 * 8)
 #define MMA_LAST_STEP_UPPER (15 + MMA_R8_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 
@@ -177,7 +182,9 @@
 // 128, 336 / 256, 592 / 512 at m = 63), and the data movement alone of 256 or 512 ran at 80 or 82%
 // of the copy bandwidth against 75% (call-123), but the form ran slower with them but at small
 // windows: 7680 x 4320 m = 5 / 31 / 63, 128 / 256 / 512 columns 0.0324 / 0.0318 / 0.0343, 0.0350 /
-// 0.0358 / 0.0393, 0.0467 / 0.0483 / 0.0521 ms (call-135).
+// 0.0358 / 0.0393, 0.0467 / 0.0483 / 0.0521 ms (call-135). Narrower ones, 64 columns (one
+// warpgroup and its own barrier, four blocks an SM), staged a third more bytes an output byte and
+// ran 3-10% slower at G = 3 (4096^2 m = 63 0.0179 against 0.0174 ms, call-263).
 #ifndef MMA_OUT_COLS
 #define MMA_OUT_COLS 128
 #endif
