@@ -173,7 +173,7 @@
 // (3, 2) (4096^2 m = 63 without it 0.0157 ms against 0.0173; m = 45 0.0155). As warpgroup products for
 // a warpgroup's four slabs it ran 1.43-1.52x slower, as a full product with its upper half zero
 // 1.5% slower, and both passes by warpgroup products, pass 1 a group ahead, 1.28-1.47x slower
-// (reports/2026-11-26-h100/experiments/calls-263-270.tar.xz, call-264 .. call-269).
+// (reports/2026-11-26-h100/experiments/calls-263-271.tar.xz, call-264 .. call-269).
 #define MMA_R8_MAX ((MMA_R_MAX + 7) / 8 * 8)
 #define MMA_LAST_STEP_UPPER (15 + MMA_R8_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 
