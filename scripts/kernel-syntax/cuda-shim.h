@@ -39,6 +39,8 @@ __device__ void __syncthreads();
 __device__ float __shfl_sync(unsigned int, float, int, int = 32);
 __device__ int __shfl_sync(unsigned int, int, int, int = 32);
 __device__ unsigned int __shfl_sync(unsigned int, unsigned int, int, int = 32);
+__device__ unsigned int __dp4a(unsigned int, unsigned int, unsigned int);
+__device__ int __dp4a(int, int, int);
 __device__ float __shfl_xor_sync(unsigned int, float, int, int = 32);
 __device__ float __shfl_down_sync(unsigned int, float, unsigned int, int = 32);
 __device__ float __shfl_up_sync(unsigned int, float, unsigned int, int = 32);
