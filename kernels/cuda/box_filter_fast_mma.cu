@@ -175,7 +175,7 @@
 // 1.5% slower, and both passes by warpgroup products, pass 1 a group ahead, 1.28-1.47x slower
 // (reports/2026-11-26-h100/experiments/calls-263-271.tar.xz, call-264 .. call-269). By middle sums on
 // the CUDA cores (dp4a) and one product for both window edges' triangles, edges included, 1.32-1.47x
-// slower, and 1.04-1.12x with the sums left out (calls-272-279.tar.xz, call-272, call-274).
+// slower, and 1.04-1.12x with the sums left out (calls-272-281.tar.xz, call-272, call-274).
 #define MMA_R8_MAX ((MMA_R_MAX + 7) / 8 * 8)
 #define MMA_LAST_STEP_UPPER (15 + MMA_R8_MAX + MMA_R_MAX >= 32 * MMA_KH - 16)
 
@@ -1047,7 +1047,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                 // magic) the compiler adds carries, 1.06-1.26x slower; with pass 1 at 4H and V = (H >> 6)
                 // . 64 Band_y + (H & 63) . Band_y from one chain (two instructions, 105 registers) level
                 // in the L2 and 2-11% slower on small images; as two chains, level or slower; the
-                // outputs by one stmatrix a warp, level (calls-272-279.tar.xz, call-273 .. call-279).
+                // outputs by one stmatrix a warp, level (calls-272-281.tar.xz, call-273 .. call-279).
 #pragma unroll
                 for (int c = 0; c < 4; ++c) {
 #pragma unroll
