@@ -1044,10 +1044,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
                     wgmma_keep(a_lo[d]);
                 }
                 // The mean, three instructions an output. As one 64-bit multiply-add (V magic + bias
-                // magic) the compiler adds carries, 1.06-1.26x slower; with pass 1 at 4H and V = (H >> 6)
-                // . 64 Band_y + (H & 63) . Band_y from one chain (two instructions, 105 registers) level
-                // in the L2 and 2-11% slower on small images; as two chains, level or slower; the
-                // outputs by one stmatrix a warp, level (calls-272-281.tar.xz, call-273 .. call-279).
+                // magic) the compiler adds carries, 1.06-1.26x slower. With pass 1 at 4H and V = (H >> 6)
+                // . 64 Band_y + (H & 63) . Band_y from one chain (two instructions, 105 registers): level
+                // at 4096^2 m = 51 .. 63, 1-11% slower on the other images in the L2, 5% faster at 8K m =
+                // 45; as two chains, level or slower. The outputs by one stmatrix a warp: level
+                // (calls-272-281.tar.xz, call-273 .. call-279).
 #pragma unroll
                 for (int c = 0; c < 4; ++c) {
 #pragma unroll
