@@ -218,5 +218,12 @@ fn a_scenario_runs_custom_kernels_beside_the_built_in_ones() {
         assert!(mine.iter().all(|r| r.status == Status::Ok && r.exec["like"] == "tiled"));
         let report = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert!(report.contains("`mine`"), "{report}");
+        // Each measured cell carries a copy of its own bytes on its device, one copy a size.
+        for r in &records {
+            let copy = r.copy_of_bytes.as_ref().unwrap_or_else(|| panic!("no copy of its bytes: {r:?}"));
+            assert_eq!(copy.bytes, (r.bytes / 2.0).round() as u64, "{r:?}");
+            assert!(copy.gbps > 0.0 && copy.gbps_low.is_some(), "{copy:?}");
+        }
+        assert!(report.contains("copy of its bytes"), "{report}");
     }
 }

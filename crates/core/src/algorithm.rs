@@ -226,6 +226,14 @@ pub trait Backend: Send + Sync {
     /// worker process) starts it afresh, so that each pass samples that state anew too.
     fn start_pass(&self, _pass: usize) {}
 
+    /// A copy of `bytes` from one buffer to another on `device`, timed as this backend times a
+    /// cell and measured with an interval: what a memory-bound cell moving 2 x `bytes` could
+    /// reach where its data then sits (the L2 holds a small problem's). `None` for backends
+    /// without a device of their own (the CPU backends: the host's copy bandwidth is theirs).
+    fn copy_of_bytes(&self, _device: usize, _bytes: usize) -> Option<Result<crate::CopyOfBytes, Error>> {
+        None
+    }
+
     /// The variant named `name` of `workload`, or an error listing the ones there are.
     fn variant(&self, workload: Workload, name: &str) -> Result<VariantInfo, Error> {
         let all = self.variants();

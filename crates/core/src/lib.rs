@@ -5,6 +5,7 @@
 //! reference checker and the reports only ever talk in these types.
 
 mod algorithm;
+mod copy_of_bytes;
 mod data;
 mod error;
 mod generate;
@@ -17,6 +18,7 @@ pub use algorithm::{
     is_smooth, smooth_factors, Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, ExecInfo,
     PlanRequest, RunTime, Transfer, VariantInfo,
 };
+pub use copy_of_bytes::CopyOfBytes;
 pub use data::{Image, Input, Output, Pixels};
 pub use error::Error;
 pub use generate::{generate_input, SplitMix64};

@@ -6,7 +6,7 @@ use crate::error::driver;
 use crate::facts::DeviceFacts;
 use crate::memory::{alloc, fill_bytes};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
-use dspbench_core::Error;
+use dspbench_core::{CopyOfBytes, Error};
 use dspbench_stats::{DeviceCopy, LaunchFloor};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -72,6 +72,18 @@ impl Gpu {
     fn measure_copy(&self) -> Result<DeviceCopy, Error> {
         let _stream = self.exclusive();
         crate::copy_roof::measure(self)
+    }
+
+    /// A copy of `bytes` timed as a short cell is (`copy_roof::measure_like_a_cell`).
+    pub(crate) fn copy_of_bytes(&self, bytes: usize) -> Result<CopyOfBytes, Error> {
+        // The batch is sized by the large copy's rate; a guess where that failed only sizes it.
+        let roof_gbps = self.copy().ok().and_then(|c| c.best().map(|(_, roof)| roof.gbps.point)).unwrap_or(1000.0);
+        let _stream = self.exclusive();
+        let copy = crate::copy_roof::measure_like_a_cell(self, bytes, roof_gbps)?;
+        let (gbps, gbps_low, gbps_high, method) =
+            copy.best_figure("copies").map_err(|why| Error::device(format!("copying {bytes} bytes: {why}")))?;
+        let method = format!("{method}; each sample a batch of copies replayed as one graph between CUDA events");
+        Ok(CopyOfBytes { bytes: bytes as u64, gbps, gbps_low, gbps_high, method })
     }
 
     /// The device's launch floor (`launch_floor`), on first use, kept.

@@ -6,6 +6,7 @@
 use crate::compile::Compiler;
 use crate::context::Gpu;
 use crate::error::driver;
+use crate::graph::{self, SendGraph};
 use crate::launch::Launch;
 use crate::memory::{alloc, fill_bytes};
 use crate::timing::Stopwatch;
@@ -23,33 +24,62 @@ pub(crate) const COPY_FILE: &str = "copy_bandwidth";
 /// Threads a block of the copy kernel.
 const COPY_THREADS: u32 = 256;
 
+/// A timed batch of small copies lasts at least about this long, as a short cell's batch does
+/// (crates/runner/src/measure.rs), so that the events time the copies and not the launch.
+const BATCH_MS: f64 = 0.2;
+
 /// Both ways on `gpu` (the caller holds its stream); a way that fails is recorded with why.
 pub(crate) fn measure(gpu: &Gpu) -> Result<DeviceCopy, Error> {
-    let mut src = alloc::<u8>(&gpu.stream, COPY_BYTES, "measuring copy bandwidth")?;
-    let mut dst = alloc::<u8>(&gpu.stream, COPY_BYTES, "measuring copy bandwidth")?;
+    measure_bytes(gpu, COPY_BYTES, CopyProtocol::DEVICE, 1)
+}
+
+/// Both ways for a copy of `bytes` (rounded up to whole 16-byte words), each sample a batch of
+/// copies replayed as one graph and lasting about [`BATCH_MS`] at the device's copy bandwidth
+/// `roof_gbps`, as the runner times a short cell.
+pub(crate) fn measure_like_a_cell(gpu: &Gpu, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
+    let bytes = bytes.max(16).next_multiple_of(16);
+    let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
+    let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
+    measure_bytes(gpu, bytes, CopyProtocol::WARM_DEVICE, batch)
+}
+
+fn measure_bytes(gpu: &Gpu, bytes: usize, protocol: CopyProtocol, batch: usize) -> Result<DeviceCopy, Error> {
+    let mut src = alloc::<u8>(&gpu.stream, bytes, "measuring copy bandwidth")?;
+    let mut dst = alloc::<u8>(&gpu.stream, bytes, "measuring copy bandwidth")?;
     fill_bytes(&gpu.stream, &mut src, 0x3C)?;
     fill_bytes(&gpu.stream, &mut dst, 0)?; // first-touch page mapping, before the warm-up
     let watch = Stopwatch::new(&gpu.ctx)?;
     let mut copy = DeviceCopy::default();
-    let driver_copy = || {
-        watch
-            .time(&gpu.stream, || gpu.stream.memcpy_dtod(&src, &mut dst).map_err(driver("copying device to device")))
-            .map(|((), ms)| ms)
-    };
-    copy.record("driver copy", CopyRoof::measure(COPY_BYTES, CopyProtocol::DEVICE, driver_copy, zero_time));
-    copy.record("copy kernel", kernel_copy(gpu, &watch, &src, &mut dst));
+    let driver_copy = || gpu.stream.memcpy_dtod(&src, &mut dst).map_err(driver("copying device to device"));
+    copy.record("driver copy", timed(gpu, &watch, bytes, protocol, batch, driver_copy));
+    let kernel = CopyKernel::new(gpu)?;
+    copy.record("copy kernel", timed(gpu, &watch, bytes, protocol, batch, || kernel.enqueue(gpu, &src, &mut dst)));
     Ok(copy)
+}
+
+/// `copy` by the protocol, each sample `batch` copies (one graph where the stream captures
+/// them) between one pair of events, its time per copy.
+fn timed(
+    gpu: &Gpu,
+    watch: &Stopwatch,
+    bytes: usize,
+    protocol: CopyProtocol,
+    batch: usize,
+    mut copy: impl FnMut() -> Result<(), Error>,
+) -> Result<CopyRoof, Error> {
+    let graph: Option<SendGraph> = if batch > 1 { graph::capture(&gpu.stream, batch, &mut copy) } else { None };
+    let mut sample = || {
+        let run = || match &graph {
+            Some(graph) => graph.0.launch().map_err(driver("replaying a batch of copies")),
+            None => (0..batch).try_for_each(|_| copy()),
+        };
+        watch.time(&gpu.stream, run).map(|((), ms)| ms / batch as f64)
+    };
+    CopyRoof::measure(bytes, protocol, &mut sample, zero_time)
 }
 
 fn zero_time() -> Error {
     Error::device("CUDA events timed a device-to-device copy at zero milliseconds")
-}
-
-/// The copy kernel by the protocol, its grid as many blocks as the GPU holds at once.
-fn kernel_copy(gpu: &Gpu, watch: &Stopwatch, src: &CudaSlice<u8>, dst: &mut CudaSlice<u8>) -> Result<CopyRoof, Error> {
-    let kernel = CopyKernel::new(gpu)?;
-    let copy = || watch.time(&gpu.stream, || kernel.enqueue(gpu, src, dst)).map(|((), ms)| ms);
-    CopyRoof::measure(COPY_BYTES, CopyProtocol::DEVICE, copy, zero_time)
 }
 
 /// kernels/cuda/copy_bandwidth.cu, compiled and shaped for one GPU.
@@ -85,6 +115,17 @@ impl CopyKernel {
 mod tests {
     use super::*;
     use crate::memory::{copy_to_device, copy_to_host};
+
+    #[test]
+    fn a_copy_of_a_cells_bytes_has_a_rate_an_interval_and_its_size() {
+        let Some(gpu) = crate::conformance::first_gpu() else { return };
+        // Not a multiple of 16: the copy rounds up to whole words.
+        let copy = gpu.copy_of_bytes(1_000_001).unwrap();
+        assert_eq!(copy.bytes, 1_000_001);
+        let (low, high) = (copy.gbps_low.unwrap(), copy.gbps_high.unwrap());
+        assert!(copy.gbps > 0.0 && low <= copy.gbps && copy.gbps <= high, "{copy:?}");
+        assert!(copy.method.contains("median of 31 copies of 977 KiB") && copy.method.contains("graph"), "{copy:?}");
+    }
 
     #[test]
     fn the_copy_kernel_copies_every_word_and_no_more() {

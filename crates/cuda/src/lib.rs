@@ -50,7 +50,9 @@ mod conformance;
 
 use compile::Compiler;
 use context::Gpu;
-use dspbench_core::{Algorithm, AlgorithmId, Availability, Backend, Domain, Error, PlanRequest, Problem, VariantInfo};
+use dspbench_core::{
+    Algorithm, AlgorithmId, Availability, Backend, CopyOfBytes, Domain, Error, PlanRequest, Problem, VariantInfo,
+};
 use placement::Spacer;
 use planned::PlanContext;
 use std::sync::{Arc, OnceLock};
@@ -145,6 +147,11 @@ impl Backend for CudaBackend {
 
     fn variants(&self) -> Vec<VariantInfo> {
         VARIANTS.iter().map(|v| v.info).collect()
+    }
+
+    fn copy_of_bytes(&self, device: usize, bytes: usize) -> Option<Result<CopyOfBytes, Error>> {
+        let gpu = self.devices().ok()?.get(device)?;
+        Some(gpu.copy_of_bytes(bytes))
     }
 
     fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error> {

@@ -8,7 +8,7 @@ use crate::cl_error::cl_failure;
 use crate::device::Device;
 use crate::launch::{int, Arg, Launch};
 use crate::program::build;
-use crate::timing::event_ms;
+use crate::timing::span_ms;
 use dspbench_core::Error;
 use dspbench_kernels::Defines;
 use dspbench_stats::{CopyProtocol, CopyRoof, DeviceCopy};
@@ -28,30 +28,58 @@ const COPY_GROUPS_PER_UNIT: usize = 8;
 /// copies of 64 MiB in host memory take milliseconds): copies of [`copy_bytes`] from one buffer
 /// to another. A way that fails is recorded with why.
 pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
-    let bytes = copy_bytes(device);
+    let protocol = if device.is_gpu { CopyProtocol::DEVICE } else { CopyProtocol::HOST };
+    measure_bytes(device, copy_bytes(device), protocol, 1)
+}
+
+/// A timed batch of small copies lasts at least about this long, as a short cell's batch does
+/// (crates/runner/src/measure.rs).
+const BATCH_MS: f64 = 0.2;
+
+/// Both ways for a copy of `bytes` (rounded up to whole 16-byte words), timed as a cell's sample
+/// is (`Planned::execute`): a batch of copies back to back lasting about [`BATCH_MS`] at the
+/// device's copy bandwidth `roof_gbps`, from the first one's profiled start to the last one's end.
+/// On a GPU by the protocol for a device a cell has just kept busy, on a CPU device by the host's.
+pub(crate) fn measure_like_a_cell(device: &Device, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
+    let protocol = if device.is_gpu { CopyProtocol::WARM_DEVICE } else { CopyProtocol::HOST };
+    let bytes = bytes.max(16).next_multiple_of(16);
+    let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
+    let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
+    measure_bytes(device, bytes, protocol, batch)
+}
+
+fn measure_bytes(device: &Device, bytes: usize, protocol: CopyProtocol, batch: usize) -> Result<DeviceCopy, Error> {
     let queue = device.queue()?;
     let mut src = DeviceBuffer::new(device, bytes, "bandwidth source")?;
     let mut dst = DeviceBuffer::new(device, bytes, "bandwidth destination")?;
     // Touch both so first-use allocation is not in the warm-up's time.
     src.fill(&queue, 1u32)?;
     dst.fill(&queue, 0u32)?;
-    let protocol = if device.is_gpu { CopyProtocol::DEVICE } else { CopyProtocol::HOST };
     let zero_time = || Error::device("the device reported a zero-length copy time");
     let mut copy = DeviceCopy::default();
     let driver_copy = || {
-        // SAFETY: both buffers hold `bytes`; the copy does not overlap.
-        let event = unsafe { queue.enqueue_copy_buffer(src.raw(), dst.raw_mut(), 0, 0, bytes, &[]) }
-            .map_err(|e| cl_failure(e, "timing a device-to-device copy"))?;
-        event.wait().map_err(|e| cl_failure(e, "waiting for a device-to-device copy"))?;
-        event_ms(&event)
+        let mut events = Vec::with_capacity(batch);
+        for _ in 0..batch {
+            // SAFETY: both buffers hold `bytes`; the copy does not overlap.
+            let event = unsafe { queue.enqueue_copy_buffer(src.raw(), dst.raw_mut(), 0, 0, bytes, &[]) }
+                .map_err(|e| cl_failure(e, "timing a device-to-device copy"))?;
+            events.push(event);
+        }
+        queue.finish().map_err(|e| cl_failure(e, "waiting for device-to-device copies"))?;
+        Ok(span_ms(&events[0], &events[batch - 1])? / batch as f64)
     };
     copy.record("driver copy", CopyRoof::measure(bytes, protocol, driver_copy, zero_time));
     let kernel_copy = || -> Result<CopyRoof, Error> {
         let launch = copy_kernel(device, &src, &dst)?;
         let copy = || {
-            let event = launch.enqueue(&queue)?;
-            event.wait().map_err(|e| cl_failure(e, "waiting for the copy kernel"))?;
-            event_ms(&event)
+            let _one_at_a_time = device.launch_guard();
+            let first = launch.enqueue(&queue)?;
+            for _ in 2..batch {
+                launch.enqueue_untimed(&queue)?;
+            }
+            let last = if batch > 1 { Some(launch.enqueue(&queue)?) } else { None };
+            queue.finish().map_err(|e| cl_failure(e, "waiting for the copy kernel"))?;
+            Ok(span_ms(&first, last.as_ref().unwrap_or(&first))? / batch as f64)
         };
         CopyRoof::measure(bytes, protocol, copy, zero_time)
     };
@@ -74,6 +102,17 @@ fn copy_kernel(device: &Device, src: &DeviceBuffer, dst: &DeviceBuffer) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copy_of_a_cells_bytes_has_a_rate_an_interval_and_its_size() {
+        let Some(device) = crate::conformance::first_device() else { return };
+        // Not a multiple of 16: the copy rounds up to whole words.
+        let copy = device.copy_of_bytes(1_000_001).unwrap();
+        assert_eq!(copy.bytes, 1_000_001);
+        let (low, high) = (copy.gbps_low.unwrap(), copy.gbps_high.unwrap());
+        assert!(copy.gbps > 0.0 && low <= copy.gbps && copy.gbps <= high, "{copy:?}");
+        assert!(copy.method.contains("copies of 977 KiB") && copy.method.contains("profiling events"), "{copy:?}");
+    }
 
     #[test]
     fn the_copy_kernel_copies_every_word_and_no_more() {

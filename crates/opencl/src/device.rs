@@ -4,7 +4,7 @@
 use crate::bandwidth;
 use crate::cl_error::cl_failure;
 use crate::launch_floor;
-use dspbench_core::{DeviceInfo, Error};
+use dspbench_core::{CopyOfBytes, DeviceInfo, Error};
 use dspbench_stats::{DeviceCopy, LaunchFloor};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
@@ -169,6 +169,17 @@ impl Device {
     /// What identifies compiled code for this device in the compile cache.
     pub(crate) fn cache_key(&self) -> String {
         format!("{}:{}:{}", self.index, self.name, self.facts.get("driver_version").map_or("", String::as_str))
+    }
+
+    /// A copy of `bytes` timed as a cell's commands are (`bandwidth::measure_like_a_cell`).
+    pub(crate) fn copy_of_bytes(&self, bytes: usize) -> Result<CopyOfBytes, Error> {
+        // The batch is sized by the large copy's rate; a guess where that failed only sizes it.
+        let roof = self.copy.get().and_then(|c| c.as_ref().ok()?.best().map(|(_, roof)| roof.gbps.point));
+        let copy = bandwidth::measure_like_a_cell(self, bytes, roof.unwrap_or(100.0))?;
+        let (gbps, gbps_low, gbps_high, method) =
+            copy.best_figure("copies").map_err(|why| Error::device(format!("copying {bytes} bytes: {why}")))?;
+        let method = format!("{method}; each sample a batch of copies back to back, timed by profiling events");
+        Ok(CopyOfBytes { bytes: bytes as u64, gbps, gbps_low, gbps_high, method })
     }
 
     /// The record of this device, with the copy bandwidth and the launch floor (measured on the

@@ -36,7 +36,8 @@ mod contract;
 
 use device::Device;
 use dspbench_core::{
-    Algorithm, AlgorithmId, Availability, Backend, Domain, Error, Params, PlanRequest, Problem, VariantInfo,
+    Algorithm, AlgorithmId, Availability, Backend, CopyOfBytes, Domain, Error, Params, PlanRequest, Problem,
+    VariantInfo,
 };
 use std::sync::Arc;
 
@@ -91,6 +92,10 @@ impl Backend for OpenClBackend {
 
     fn variants(&self) -> Vec<VariantInfo> {
         VARIANTS.iter().map(|(info, _)| *info).collect()
+    }
+
+    fn copy_of_bytes(&self, device: usize, bytes: usize) -> Option<Result<CopyOfBytes, Error>> {
+        Some(probe::device(device).and_then(|d| d.copy_of_bytes(bytes)))
     }
 
     fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error> {

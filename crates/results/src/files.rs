@@ -168,7 +168,7 @@ fn latest_passes(records: Vec<Record>) -> Vec<Record> {
     kept
 }
 
-const CSV_HEADER: [&str; 27] = [
+const CSV_HEADER: [&str; 28] = [
     "scenario",
     "experiment",
     "workload",
@@ -193,6 +193,7 @@ const CSV_HEADER: [&str; 27] = [
     "plan_ms",
     "gflops",
     "gbps",
+    "copy_of_bytes_gbps",
     "verified",
     "max_abs_err",
     "reason",
@@ -226,6 +227,7 @@ fn csv_row(r: &Record) -> Vec<String> {
         num(r.plan_ms),
         num(r.gflops),
         num(r.gbps),
+        num(r.copy_of_bytes.as_ref().map(|c| c.gbps)),
         r.verified.to_string(),
         num(r.max_abs_err),
         r.reason.clone().unwrap_or_default(),
@@ -270,6 +272,7 @@ pub(crate) mod tests {
             bytes: 100.0,
             gflops: Some(1e-4),
             gbps: Some(1e-4),
+            copy_of_bytes: None,
             times_ms: vec![1.0, 2.0],
             rounds: vec![0, 1],
             passes: Vec::new(),

@@ -1,5 +1,5 @@
 use crate::Summary;
-use dspbench_core::{Params, Workload};
+use dspbench_core::{CopyOfBytes, Params, Workload};
 use dspbench_stats::{RoundSample, StopReason, StoppingRule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -154,6 +154,12 @@ pub struct Record {
     pub gflops: Option<f64>,
     /// bytes / median kernel time.
     pub gbps: Option<f64>,
+    /// A copy of half of `bytes` on the cell's device (read once and written once: as many bytes
+    /// as the cell moves), measured in the same run (`Backend::copy_of_bytes`): the rate a
+    /// memory-bound cell of this size could reach where its data sits. Absent for CPU backends,
+    /// in older records, and where the copy failed (the reason in `exec.copy_of_bytes_failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_of_bytes: Option<CopyOfBytes>,
     /// Every kernel sample, in milliseconds per call, in the order taken.
     pub times_ms: Vec<f64>,
     /// The round of each sample of `times_ms` (same length); empty in older records. Rounds

@@ -3,6 +3,7 @@
 
 mod bandwidth;
 mod canary;
+mod copy_of_bytes;
 mod device_filter;
 mod fma_peak;
 mod machine;
@@ -16,6 +17,7 @@ mod run;
 
 pub use bandwidth::host_copy_roof;
 pub use canary::canary_ms;
+pub use copy_of_bytes::COPY_FAILED;
 pub use device_filter::DeviceFilter;
 pub use fma_peak::host_fma_peak;
 pub use machine::{collect_machine, memory_bytes, now_rfc3339};

@@ -1,3 +1,4 @@
+use crate::copy_of_bytes::CopiesOfBytes;
 use crate::measure::{Contender, HostEvictor, Measurement, SamplingPlan};
 use crate::noise::CpuTimes;
 use crate::now_rfc3339;
@@ -179,6 +180,7 @@ pub fn run_scenario(
     observer.start(cells_here * pass_range.len());
     let mut evictor = HostEvictor::default();
     let mut histories: BTreeMap<(usize, usize), GroupHistory> = BTreeMap::new();
+    let mut copies = CopiesOfBytes::default();
     let written = match options.only_pass {
         Some(pass) if pass > 0 => read_records(&out.path().join(RECORDS_FILE))?,
         _ => Vec::new(),
@@ -227,6 +229,7 @@ pub fn run_scenario(
                     cells.iter().map(|p| p.without(experiment.workload.param_names())).collect();
                 let mut contenders = Vec::new();
                 let mut slots = Vec::new();
+                let mut places = Vec::new();
                 let mut done_early = 0;
                 let mut blanks = blanks.into_iter();
                 for tunables in &tunables {
@@ -241,6 +244,7 @@ pub fn run_scenario(
                         let custom = lane.custom.map(|c| c.source.clone());
                         contenders.push(Cell { backend: lane.backend, request, record, custom });
                         slots.push(slot);
+                        places.push((lane.backend, lane.device));
                     }
                 }
                 observer.cells_done_early(done_early);
@@ -268,7 +272,7 @@ pub fn run_scenario(
                 };
                 let (measured, next_round) = measure_pass(contenders, &group_info, &mut evictor, observer);
                 history.next_round = next_round;
-                for (slot, mut cell) in slots.into_iter().zip(measured) {
+                for ((slot, (backend, device)), mut cell) in slots.into_iter().zip(places).zip(measured) {
                     if let Some(s) = cell.record.sampling.as_mut() {
                         // Every pass's records name the group's first seed, which pairs them.
                         s.round_seed = seed;
@@ -286,8 +290,11 @@ pub fn run_scenario(
                             h
                         }
                     };
-                    let record = &cell_history.record;
                     let last = pass + 1 == passes || !cell_history.live();
+                    if last {
+                        copies.attach(backend, device, &mut cell_history.record);
+                    }
+                    let record = &cell_history.record;
                     if last {
                         out.append(record)?;
                         summary.add(record);
@@ -681,6 +688,7 @@ pub fn new_record(
         bytes: 0.0,
         gflops: None,
         gbps: None,
+        copy_of_bytes: None,
         times_ms: Vec::new(),
         rounds: Vec::new(),
         passes: Vec::new(),

@@ -38,6 +38,15 @@ impl CopyProtocol {
         settle_window: 32,
         samples: 31,
     };
+    /// For a copy of a cell's own bytes, measured on a device the cell has just kept busy
+    /// (`Backend::copy_of_bytes`): 20 ms to 500 ms of warm-up, settled over windows of 16 copies,
+    /// then 31 samples.
+    pub const WARM_DEVICE: CopyProtocol = CopyProtocol {
+        warmup: Duration::from_millis(20),
+        warmup_max: Duration::from_millis(500),
+        settle_window: 16,
+        samples: 31,
+    };
     /// For host memory, where a copy of 256 MiB takes tens of milliseconds on a small machine:
     /// one warm-up copy (its page faults) and 9 samples, the fewest that give a 95% interval.
     pub const HOST: CopyProtocol =
@@ -143,7 +152,6 @@ impl CopyRoof {
     /// How it was measured, for a record: "median of 31 device-to-device copies of 256 MiB after
     /// 243 ms of warm-up (1310 copies, the rate settled), bytes read + written".
     pub fn method(&self, what: &str) -> String {
-        let mib = self.bytes as f64 / f64::from(1 << 20);
         let w = &self.warmup;
         let warmup = if self.protocol.settle_window == 0 {
             match w.copies {
@@ -154,8 +162,23 @@ impl CopyRoof {
             let settled = if w.settled { "the rate settled" } else { "the rate still rising at the cap" };
             format!("{} ms of warm-up ({} copies, {settled})", w.elapsed.as_millis(), w.copies)
         };
-        format!("median of {} {what} of {mib:.0} MiB after {warmup}, bytes read + written", self.protocol.samples)
+        let size = bytes_text(self.bytes);
+        format!("median of {} {what} of {size} after {warmup}, bytes read + written", self.protocol.samples)
     }
+}
+
+/// `256 MiB`, `7.91 MiB`, `12.0 KiB`: binary units, three significant figures under 100.
+fn bytes_text(bytes: usize) -> String {
+    let (value, unit) =
+        if bytes >= 1 << 20 { (bytes as f64 / f64::from(1 << 20), "MiB") } else { (bytes as f64 / 1024.0, "KiB") };
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {unit}")
 }
 
 /// Decimals that show a rate to three significant figures or more.
@@ -192,6 +215,21 @@ impl DeviceCopy {
     /// The way with the highest median.
     pub fn best(&self) -> Option<(&'static str, &CopyRoof)> {
         self.measured.iter().max_by(|a, b| a.1.gbps.point.total_cmp(&b.1.gbps.point)).map(|(how, roof)| (*how, roof))
+    }
+
+    /// The best way's median, its interval's ends and its method ("the copy kernel: median of
+    /// .."), or why no way could be measured.
+    pub fn best_figure(&self, unit_of_copy: &str) -> Result<(f64, Option<f64>, Option<f64>, String), String> {
+        match self.best() {
+            Some((how, roof)) => Ok((
+                roof.gbps.point,
+                roof.gbps.low,
+                roof.gbps.high,
+                format!("the {how}: {}", roof.method(unit_of_copy)),
+            )),
+            None if self.failed.is_empty() => Err("no way of copying was measured".into()),
+            None => Err(self.failed.iter().map(|(how, why)| format!("{how}: {why}")).collect::<Vec<_>>().join("; ")),
+        }
     }
 
     /// The record's entries: `copy_gbps` (the best median), `copy_gbps_interval`,
@@ -332,6 +370,28 @@ mod tests {
         copy.record("driver copy", Err::<CopyRoof, _>("out of memory"));
         assert!(copy.best().is_none());
         assert_eq!(copy.details("copies"), vec![("copy_failed".to_string(), "driver copy: out of memory".to_string())]);
+    }
+
+    #[test]
+    fn the_best_figure_names_its_way_or_says_why_there_is_none() {
+        let copy =
+            DeviceCopy { measured: vec![("driver copy", steady(1.0)), ("copy kernel", steady(0.8))], failed: vec![] };
+        let (point, low, high, method) = copy.best_figure("copies").unwrap();
+        assert_eq!((point.round(), low.map(f64::round), high.map(f64::round)), (2684.0, Some(2684.0), Some(2684.0)));
+        assert!(method.starts_with("the copy kernel: median of 9 copies of 1024 MiB"), "{method}");
+        let mut failed = DeviceCopy::default();
+        failed.record("driver copy", Err::<CopyRoof, _>("out of memory"));
+        assert_eq!(failed.best_figure("copies").unwrap_err(), "driver copy: out of memory");
+        assert!(DeviceCopy::default().best_figure("copies").is_err());
+    }
+
+    #[test]
+    fn sizes_read_in_binary_units_to_three_figures() {
+        assert_eq!(bytes_text(256 << 20), "256 MiB");
+        assert_eq!(bytes_text(8_294_400), "7.91 MiB");
+        assert_eq!(bytes_text(23_040_000), "22.0 MiB");
+        assert_eq!(bytes_text(12 * 1024), "12.0 KiB");
+        assert_eq!(bytes_text(4096), "4.00 KiB");
     }
 
     #[test]

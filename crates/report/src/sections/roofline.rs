@@ -217,6 +217,10 @@ fn cell_table(model: &Model, cells: &[CellShare], with_elements: bool) -> Table 
         columns.push(("input elements", true));
     }
     columns.extend([("median kernel ms", true), ("rate", true), ("binding limit", false), ("share of it", true)]);
+    let with_copies = cells.iter().any(|c| model.entry(c.entry).record.copy_of_bytes.is_some());
+    if with_copies {
+        columns.extend([("copy of its bytes", true), ("share of that copy", true)]);
+    }
     let mut table = Table::new(columns.into_iter().map(|(h, n)| (h.to_string(), n)));
     for cell in cells {
         let e = model.entry(cell.entry);
@@ -235,7 +239,13 @@ fn cell_table(model: &Model, cells: &[CellShare], with_elements: bool) -> Table 
             bound_text(cell.share).into(),
             share_text(cell.share),
         ]);
+        if with_copies {
+            row.extend(copy_columns(model, cell.entry));
+        }
         table.push(row);
+    }
+    if with_copies {
+        table.notes.push(COPY_NOTE.into());
     }
     table.notes.push(format!(
         "By workload, lowest share first. Rates divide the documented counts by the median kernel time. Source: {}.",
@@ -305,6 +315,26 @@ fn under_half(model: &Model, lane: &str, cells: &[CellShare], limits: &Limits) -
 fn intensity(model: &Model, i: usize) -> f64 {
     let r = model.entry(i).record;
     r.flops / r.bytes
+}
+
+/// What the copy columns say, under a table that has them.
+const COPY_NOTE: &str = "Copy of its bytes: half the cell's bytes copied on its device in the same run, read once and \
+     written once (as many bytes as the cell moves), timed as the cell is; the median rate and its 95% interval \
+     (record field `copy_of_bytes`). A problem whose input and output fit the device's cache copies faster than \
+     the copy bandwidth, so its share of that copy (the copy's time over the cell's) says how far the cell is from \
+     what its bytes alone cost where they sit.";
+
+/// A cell's copy of its bytes, "4614 [4590-4630] GB/s", and the copy's time over the cell's, or
+/// dashes where the record has none.
+fn copy_columns(model: &Model, i: usize) -> [String; 2] {
+    let Some(copy) = model.entry(i).record.copy_of_bytes.as_ref() else { return ["—".into(), "—".into()] };
+    let rate = match (copy.gbps_low, copy.gbps_high) {
+        (Some(low), Some(high)) => {
+            format!("{} [{}-{}] GB/s", fmt_sig(copy.gbps, 3), fmt_sig(low, 3), fmt_sig(high, 3))
+        }
+        _ => format!("{} GB/s", fmt_sig(copy.gbps, 3)),
+    };
+    [rate, format!("{}%", fmt_sig(100.0 * gbps(model, i) / copy.gbps, 2))]
 }
 
 fn gflops(model: &Model, i: usize) -> f64 {
@@ -528,6 +558,39 @@ mod tests {
         let rates = column(cuda, "rate");
         assert!(rates[1].ends_with(" GFLOP/s") && rates[3] == "2655 GB/s", "{rates:?}");
         assert!(cuda.notes.iter().any(|n| n.contains("records 1#1–4")), "{:?}", cuda.notes);
+    }
+
+    #[test]
+    fn a_cell_with_a_copy_of_its_bytes_shows_it_and_its_share_of_it() {
+        let big = conv2d(4000, 2500, 1, DType::F32);
+        let mut fast = cell("cuda", "fast", big, Bound::Bandwidth, 0.9);
+        // A copy of its bytes at 1.5 times the copy bandwidth: the cell takes 0.6 of that rate.
+        let half = (fast.bytes / 2.0) as u64;
+        fast.copy_of_bytes = Some(dspbench_core::CopyOfBytes {
+            bytes: half,
+            gbps: 1.5 * BANDWIDTH,
+            gbps_low: Some(4400.0),
+            gbps_high: Some(4450.0),
+            method: "m".into(),
+        });
+        let without = cell("cuda", "tiled", big, Bound::Bandwidth, 0.3);
+        let runs = [run(vec![fast, without])];
+        let model = Model::new(&runs);
+        let blocks = blocks(&model);
+        let table = all_cells(lane_blocks(&blocks, "gpu-box · cuda"));
+        assert_eq!(column(table, "variant"), ["`tiled`", "`fast`"]);
+        assert_eq!(column(table, "copy of its bytes"), ["—", "4425 [4400-4450] GB/s"]);
+        assert_eq!(column(table, "share of that copy"), ["—", "60%"]);
+        assert!(
+            table.notes.iter().any(|n| n.starts_with("Copy of its bytes: half the cell's bytes")),
+            "{:?}",
+            table.notes
+        );
+        // A lane whose records have none has no such columns.
+        let runs = [fixture()];
+        let model = Model::new(&runs);
+        let plain = all_cells(lane_blocks(&super::blocks(&model), "gpu-box · cuda")).clone();
+        assert!(!plain.header.iter().any(|h| h == "copy of its bytes"), "{:?}", plain.header);
     }
 
     #[test]
