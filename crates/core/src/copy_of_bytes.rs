@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 /// One measured copy: `bytes` read once and written once, as the backend times a cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CopyOfBytes {
-    /// Bytes copied from one buffer to another.
+    /// Bytes asked to be copied from one buffer to another (half a cell's). The copy itself may
+    /// round them up (whole pages), and its rate counts the bytes it copied.
     pub bytes: u64,
     /// The median rate, bytes read plus written per second, GB/s ..
     pub gbps: f64,

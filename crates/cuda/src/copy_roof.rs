@@ -33,11 +33,11 @@ pub(crate) fn measure(gpu: &Gpu) -> Result<DeviceCopy, Error> {
     measure_bytes(gpu, COPY_BYTES, CopyProtocol::DEVICE, 1)
 }
 
-/// Both ways for a copy of `bytes` (rounded up to whole 16-byte words), each sample a batch of
+/// Both ways for a copy of `bytes` (rounded up to whole pages, `COPY_ALIGN`), each sample a batch of
 /// copies replayed as one graph and lasting about [`BATCH_MS`] at the device's copy bandwidth
 /// `roof_gbps`, as the runner times a short cell.
 pub(crate) fn measure_like_a_cell(gpu: &Gpu, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
-    let bytes = bytes.max(16).next_multiple_of(16);
+    let bytes = bytes.max(1).next_multiple_of(dspbench_stats::COPY_ALIGN);
     let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
     let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
     measure_bytes(gpu, bytes, CopyProtocol::WARM_DEVICE, batch)
@@ -119,12 +119,12 @@ mod tests {
     #[test]
     fn a_copy_of_a_cells_bytes_has_a_rate_an_interval_and_its_size() {
         let Some(gpu) = crate::conformance::first_gpu() else { return };
-        // Not a multiple of 16: the copy rounds up to whole words.
+        // Not a multiple of a page: the copy rounds up to whole pages (980 KiB).
         let copy = gpu.copy_of_bytes(1_000_001).unwrap();
         assert_eq!(copy.bytes, 1_000_001);
         let (low, high) = (copy.gbps_low.unwrap(), copy.gbps_high.unwrap());
         assert!(copy.gbps > 0.0 && low <= copy.gbps && copy.gbps <= high, "{copy:?}");
-        assert!(copy.method.contains("median of 31 copies of 977 KiB") && copy.method.contains("graph"), "{copy:?}");
+        assert!(copy.method.contains("median of 31 copies of 980 KiB") && copy.method.contains("graph"), "{copy:?}");
     }
 
     #[test]

@@ -36,13 +36,13 @@ pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
 /// (crates/runner/src/measure.rs).
 const BATCH_MS: f64 = 0.2;
 
-/// Both ways for a copy of `bytes` (rounded up to whole 16-byte words), timed as a cell's sample
+/// Both ways for a copy of `bytes` (rounded up to whole pages, `COPY_ALIGN`), timed as a cell's sample
 /// is (`Planned::execute`): a batch of copies back to back lasting about [`BATCH_MS`] at the
 /// device's copy bandwidth `roof_gbps`, from the first one's profiled start to the last one's end.
 /// On a GPU by the protocol for a device a cell has just kept busy, on a CPU device by the host's.
 pub(crate) fn measure_like_a_cell(device: &Device, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
     let protocol = if device.is_gpu { CopyProtocol::WARM_DEVICE } else { CopyProtocol::HOST };
-    let bytes = bytes.max(16).next_multiple_of(16);
+    let bytes = bytes.max(1).next_multiple_of(dspbench_stats::COPY_ALIGN);
     let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
     let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
     measure_bytes(device, bytes, protocol, batch)
@@ -106,12 +106,12 @@ mod tests {
     #[test]
     fn a_copy_of_a_cells_bytes_has_a_rate_an_interval_and_its_size() {
         let Some(device) = crate::conformance::first_device() else { return };
-        // Not a multiple of 16: the copy rounds up to whole words.
+        // Not a multiple of a page: the copy rounds up to whole pages (980 KiB).
         let copy = device.copy_of_bytes(1_000_001).unwrap();
         assert_eq!(copy.bytes, 1_000_001);
         let (low, high) = (copy.gbps_low.unwrap(), copy.gbps_high.unwrap());
         assert!(copy.gbps > 0.0 && low <= copy.gbps && copy.gbps <= high, "{copy:?}");
-        assert!(copy.method.contains("copies of 977 KiB") && copy.method.contains("profiling events"), "{copy:?}");
+        assert!(copy.method.contains("copies of 980 KiB") && copy.method.contains("profiling events"), "{copy:?}");
     }
 
     #[test]

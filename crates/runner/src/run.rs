@@ -291,7 +291,9 @@ pub fn run_scenario(
                         }
                     };
                     let last = pass + 1 == passes || !cell_history.live();
-                    if last {
+                    // A cold-cache cell reads from memory, whose roof is the copy bandwidth itself;
+                    // a warm copy of its bytes would hold it against the cache.
+                    if last && !plan.cold_cache {
                         copies.attach(backend, device, &mut cell_history.record);
                     }
                     let record = &cell_history.record;

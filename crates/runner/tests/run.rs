@@ -2,8 +2,8 @@
 //! or refuse: every outcome is recorded and the run goes on.
 
 use dspbench_core::{
-    Algorithm, AlgorithmId, Availability, Backend, DeviceInfo, Domain, Error, ExecInfo, Input, Output, PlanRequest,
-    RunTime, Transfer, VariantInfo, Workload,
+    Algorithm, AlgorithmId, Availability, Backend, CopyOfBytes, DeviceInfo, Domain, Error, ExecInfo, Input, Output,
+    PlanRequest, RunTime, Transfer, VariantInfo, Workload,
 };
 use dspbench_results::{read_records, ResultsDir, Status};
 use dspbench_runner::{run_scenario, DeviceFilter, RunOptions, SilentObserver};
@@ -38,6 +38,9 @@ impl Backend for Fake {
     }
     fn variants(&self) -> Vec<VariantInfo> {
         NAMES.map(variant).to_vec()
+    }
+    fn copy_of_bytes(&self, _device: usize, bytes: usize) -> Option<Result<CopyOfBytes, Error>> {
+        Some(Ok(CopyOfBytes { bytes: bytes as u64, gbps: 1.0, gbps_low: None, gbps_high: None, method: "fake".into() }))
     }
     fn plan(&self, request: &PlanRequest<'_>) -> Result<Box<dyn Algorithm>, Error> {
         if request.variant == "picky" {
@@ -147,6 +150,29 @@ fn every_outcome_is_recorded_and_the_run_goes_on() {
     assert!(good.transfer_ms.is_none(), "no device copy on a host backend");
     assert_eq!(summary.problems.len(), 4, "{:?}", summary.problems);
     assert!(!summary.all_verified());
+    // Measured cells carry the copy of half their bytes; the others none.
+    for r in records.iter().filter(|r| r.backend == "fake") {
+        let copied = r.copy_of_bytes.as_ref().map(|c| c.bytes);
+        let expected = (r.status == Status::Ok).then(|| (r.bytes / 2.0).round() as u64);
+        assert_eq!(copied, expected, "{} {:?}", r.variant, r.status);
+    }
+}
+
+#[test]
+fn cold_cache_cells_carry_no_copy_of_their_bytes() {
+    let ready = Fake { name: "fake", ready: true };
+    let yaml =
+        "name: t\nseed: 3\ncache: cold\nmax_samples: 3\nexperiments:\n  - workload: conv1d\n    variants: [good]\n    \
+                params: { n: 50, m: 5 }\n";
+    let scenario = parse(yaml, Path::new("t.yaml"), &catalog(&[&ready])).unwrap();
+    let probed: Vec<(&dyn Backend, Availability)> = vec![(&ready, ready.availability())];
+    let dir = tempfile::tempdir().unwrap();
+    let mut out = ResultsDir::create(dir.path()).unwrap();
+    run_scenario(&scenario, &probed, &RunOptions::default(), &mut out, &mut SilentObserver).unwrap();
+    let records = read_records(&dir.path().join("results.jsonl")).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].status, Status::Ok);
+    assert!(records[0].copy_of_bytes.is_none(), "{:?}", records[0].copy_of_bytes);
 }
 
 #[test]

@@ -25,6 +25,13 @@ pub struct CopyProtocol {
     pub samples: usize,
 }
 
+/// A copy of a cell's bytes copies a whole number of these (4 KiB), its rate counted on the bytes it
+/// copied. Why: on an H100 the driver's copy of a size that is a multiple of 16 bytes but not of a
+/// page ran 7% under that of a page multiple (7680 x 4320 f32 conv2d's 132710432 bytes: 2712 GB/s,
+/// the copy kernel's, against 2936 for the box filter's 132710400 in the same run;
+/// reports/2026-11-26-h100/opencl-cuda-session29, call 292).
+pub const COPY_ALIGN: usize = 4096;
+
 /// How far the last window's median rate may lie above the one before it for the rate to count
 /// as settled (0.2%: a tenth of the interval the suite's cells aim at).
 pub const SETTLED: f64 = 1.002;

@@ -43,7 +43,10 @@ pub(crate) fn blocks(model: &Model) -> Vec<Block> {
          GFLOP/s is of work they do not do, and can pass the peak. Each lane lists its large cells, of 8 M input elements or more \
          (pixels of an image, `n` of conv1d, size × batch of an FFT, channels × samples of LMS), under 50% of a \
          roof with both limits measured. Bytes count each input and output element once, a lower bound on traffic, \
-         so a share of the bandwidth is a lower bound too."
+         so a share of the bandwidth is a lower bound too. Where a lane's records carry a copy of their own bytes \
+         (GPU and OpenCL cells, measured in the same run and timed as the cells are), its tables add that copy's \
+         rate and the cell's share of it: a problem that fits the device's cache copies faster than the copy \
+         bandwidth, so that share says how far the cell is from what its bytes cost where they sit."
             .into(),
     ));
     let mut under_counts: Vec<(String, usize)> = Vec::new();
