@@ -24,22 +24,3 @@ pub struct CopyOfBytes {
     /// was timed.
     pub method: String,
 }
-
-impl CopyOfBytes {
-    /// Milliseconds the copy took at its median rate.
-    pub fn ms(&self) -> f64 {
-        2.0 * self.bytes as f64 / (self.gbps * 1e6)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn its_time_counts_the_bytes_twice() {
-        let copy =
-            CopyOfBytes { bytes: 1_000_000, gbps: 2000.0, gbps_low: None, gbps_high: None, method: String::new() };
-        assert!((copy.ms() - 0.001).abs() < 1e-12, "{}", copy.ms());
-    }
-}
