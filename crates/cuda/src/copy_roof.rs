@@ -13,7 +13,7 @@ use crate::timing::Stopwatch;
 use cudarc::driver::{CudaSlice, PushKernelArg};
 use dspbench_core::Error;
 use dspbench_kernels::Defines;
-use dspbench_stats::{CopyProtocol, CopyRoof, DeviceCopy};
+use dspbench_stats::{cell_copy_shape, CopyProtocol, CopyRoof, DeviceCopy};
 
 /// Bytes each copy moves: far beyond the L2 of any GPU.
 const COPY_BYTES: usize = 256 << 20;
@@ -24,22 +24,16 @@ pub(crate) const COPY_FILE: &str = "copy_bandwidth";
 /// Threads a block of the copy kernel.
 const COPY_THREADS: u32 = 256;
 
-/// A timed batch of small copies lasts at least about this long, as a short cell's batch does
-/// (crates/runner/src/measure.rs), so that the events time the copies and not the launch.
-const BATCH_MS: f64 = 0.2;
-
 /// Both ways on `gpu` (the caller holds its stream); a way that fails is recorded with why.
 pub(crate) fn measure(gpu: &Gpu) -> Result<DeviceCopy, Error> {
     measure_bytes(gpu, COPY_BYTES, CopyProtocol::DEVICE, 1)
 }
 
-/// Both ways for a copy of `bytes` (rounded up to whole pages, `COPY_ALIGN`), each sample a batch of
-/// copies replayed as one graph and lasting about [`BATCH_MS`] at the device's copy bandwidth
-/// `roof_gbps`, as the runner times a short cell.
+/// Both ways for a copy of a cell's `bytes` shaped by `cell_copy_shape` (whole pages, copies enough
+/// to last a short cell's sample at the device's copy bandwidth `roof_gbps`), each sample a batch
+/// replayed as one graph, as the runner times a short cell.
 pub(crate) fn measure_like_a_cell(gpu: &Gpu, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
-    let bytes = bytes.max(1).next_multiple_of(dspbench_stats::COPY_ALIGN);
-    let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
-    let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
+    let (bytes, batch) = cell_copy_shape(bytes, roof_gbps);
     measure_bytes(gpu, bytes, CopyProtocol::WARM_DEVICE, batch)
 }
 

@@ -11,7 +11,7 @@ use crate::program::build;
 use crate::timing::span_ms;
 use dspbench_core::Error;
 use dspbench_kernels::Defines;
-use dspbench_stats::{CopyProtocol, CopyRoof, DeviceCopy};
+use dspbench_stats::{cell_copy_shape, CopyProtocol, CopyRoof, DeviceCopy};
 
 /// Bytes copied: far beyond any cache (256 MiB on GPUs, 64 MiB on CPUs, whose drivers copy in
 /// host memory at a few GB/s), within what one allocation and a quarter of the memory allow.
@@ -32,19 +32,14 @@ pub(crate) fn measure(device: &Device) -> Result<DeviceCopy, Error> {
     measure_bytes(device, copy_bytes(device), protocol, 1)
 }
 
-/// A timed batch of small copies lasts at least about this long, as a short cell's batch does
-/// (crates/runner/src/measure.rs).
-const BATCH_MS: f64 = 0.2;
-
-/// Both ways for a copy of `bytes` (rounded up to whole pages, `COPY_ALIGN`), timed as a cell's sample
-/// is (`Planned::execute`): a batch of copies back to back lasting about [`BATCH_MS`] at the
-/// device's copy bandwidth `roof_gbps`, from the first one's profiled start to the last one's end.
-/// On a GPU by the protocol for a device a cell has just kept busy, on a CPU device by the host's.
+/// Both ways for a copy of a cell's `bytes` shaped by `cell_copy_shape` (whole pages, copies enough
+/// to last a short cell's sample at the device's copy bandwidth `roof_gbps`), timed as a cell's
+/// sample is (`Planned::execute`): the copies back to back, from the first one's profiled start to
+/// the last one's end. On a GPU by the protocol for a device a cell has just kept busy, on a CPU
+/// device by the host's.
 pub(crate) fn measure_like_a_cell(device: &Device, bytes: usize, roof_gbps: f64) -> Result<DeviceCopy, Error> {
     let protocol = if device.is_gpu { CopyProtocol::WARM_DEVICE } else { CopyProtocol::HOST };
-    let bytes = bytes.max(1).next_multiple_of(dspbench_stats::COPY_ALIGN);
-    let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
-    let batch = (BATCH_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
+    let (bytes, batch) = cell_copy_shape(bytes, roof_gbps);
     measure_bytes(device, bytes, protocol, batch)
 }
 

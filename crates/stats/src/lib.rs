@@ -18,5 +18,5 @@ pub use floor::{LaunchFloor, FLOOR_BATCH, FLOOR_SAMPLES, FLOOR_WARMUP};
 pub use median::{median_ci_ranks, median_of_sorted, median_with_ci, median_with_ci_sorted, CONFIDENCE};
 pub use passes::{between_passes_interval, median_with_ci_in_passes, student_t_975, RoundSample};
 pub use ratio::{independent_ratio, paired_ratio, Significance};
-pub use roof::{CopyProtocol, CopyRoof, DeviceCopy, Warmup, COPY_ALIGN, SETTLED};
+pub use roof::{cell_copy_shape, CopyProtocol, CopyRoof, DeviceCopy, Warmup, COPY_ALIGN, COPY_SAMPLE_MS, SETTLED};
 pub use stopping::{StopReason, StoppingRule};

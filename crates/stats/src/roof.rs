@@ -32,6 +32,20 @@ pub struct CopyProtocol {
 /// reports/2026-11-26-h100/opencl-cuda-session29, call 292).
 pub const COPY_ALIGN: usize = 4096;
 
+/// A timed sample of a cell's copy lasts at least about this long, as a short cell's batch does
+/// (crates/runner/src/measure.rs), so that the device's timer times the copies, not the launch.
+pub const COPY_SAMPLE_MS: f64 = 0.2;
+
+/// How a copy of a cell's `bytes` is measured on a device whose copy bandwidth is about
+/// `roof_gbps`: the bytes each copy moves (rounded up to whole [`COPY_ALIGN`] pages) and the
+/// copies a sample takes back to back (enough to last [`COPY_SAMPLE_MS`], at most 1024).
+pub fn cell_copy_shape(bytes: usize, roof_gbps: f64) -> (usize, usize) {
+    let bytes = bytes.max(1).next_multiple_of(COPY_ALIGN);
+    let expected_ms = 2.0 * bytes as f64 / (roof_gbps * 1e6);
+    let batch = (COPY_SAMPLE_MS / expected_ms).ceil().clamp(1.0, 1024.0) as usize;
+    (bytes, batch)
+}
+
 /// How far the last window's median rate may lie above the one before it for the rate to count
 /// as settled (0.2%: a tenth of the interval the suite's cells aim at).
 pub const SETTLED: f64 = 1.002;
@@ -390,6 +404,16 @@ mod tests {
         failed.record("driver copy", Err::<CopyRoof, _>("out of memory"));
         assert_eq!(failed.best_figure("copies").unwrap_err(), "driver copy: out of memory");
         assert!(DeviceCopy::default().best_figure("copies").is_err());
+    }
+
+    #[test]
+    fn a_cell_copy_takes_whole_pages_and_enough_copies_for_a_sample() {
+        // 8.3 MB at 3000 GB/s: 5.5 us a copy, 37 of them for 0.2 ms.
+        assert_eq!(cell_copy_shape(8_294_400, 3000.0), (8_294_400, 37));
+        assert_eq!(cell_copy_shape(1_000_001, 3000.0).0, 1_003_520, "rounded up to a page");
+        assert_eq!(cell_copy_shape(1, 3000.0), (4096, 1024), "tiny copies: at most 1024 a sample");
+        assert_eq!(cell_copy_shape(256 << 20, 3000.0).1, 2, "0.18 ms a copy: two a sample");
+        assert_eq!(cell_copy_shape(1 << 30, 3000.0).1, 1, "0.72 ms a copy: one a sample");
     }
 
     #[test]
