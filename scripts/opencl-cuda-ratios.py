@@ -5,6 +5,9 @@ median kernel time; `vendor` is the peer, not a contender), OpenCL / CUDA, and c
 cuFFT ran. Intervals combine the two medians' 95% intervals conservatively (low / high, high / low).
 Each backend's launch floor (an empty launch's device time, machine.json) heads the list, and a cell
 within three times a floor says how many floors it takes: there the ratio compares launch overheads.
+Where the run also measured CUDA's cell launched plainly (tunable `pdl: off`, in an experiment of its
+own: NVIDIA's OpenCL has no programmatic dependent launches), the line adds OpenCL / that cell, the
+twins launched alike.
 
     scripts/opencl-cuda-ratios.py reports/<machine>/<run>   # reads results.jsonl or results.jsonl.xz
 """
@@ -65,7 +68,12 @@ def main(folder):
         print(f"launch floor {backend} {name}: {us:.2f} [{interval_us}] us" if interval_us else
               f"launch floor {backend} {name}: {us:.2f} us")
     problems = {}
+    plain = {}
     for r in records(folder):
+        if r["params"].get("pdl") == "off":
+            rest = {k: v for k, v in r["params"].items() if k != "pdl"}
+            plain[(r["backend"], r["workload"], r["variant"], json.dumps(rest, sort_keys=True))] = r
+            continue
         key = (r["experiment"], json.dumps(r["params"], sort_keys=True))
         # A later record of the same cell (a later pass) replaces an earlier one.
         problems.setdefault(key, {})[(r["backend"], r["variant"])] = r
@@ -86,6 +94,9 @@ def main(folder):
         cuda, opencl = best["cuda"], best["opencl"]
         line = (f"{experiment} {params} cuda {cuda['variant']} {cuda['kernel_ms']['median']:.4g} | opencl "
                 f"{opencl['variant']} {opencl['kernel_ms']['median']:.4g} | ocl/cuda {interval(opencl, cuda)}")
+        twin = plain.get(("cuda", cuda["workload"], cuda["variant"], params))
+        if twin:
+            line += f" | cuda plain launches {twin['kernel_ms']['median']:.4g} ocl/cuda-plain {interval(opencl, twin)}"
         vendor = cells.get(("cuda", "vendor"))
         if vendor:
             line += f" | cuFFT {vendor['kernel_ms']['median']:.4g} cuFFT/ours {interval(vendor, cuda)}"

@@ -418,6 +418,28 @@ __device__ __forceinline__ void bulk_stores_done() { asm volatile("cp.async.bulk
 // Orders this thread's shared-memory stores before the copy engine's reads of them.
 __device__ __forceinline__ void fence_for_bulk() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
+// MMA_PDL (1: launched as a programmatic dependent launch, sm_90 on, the host's default there): a
+// block reads global memory only once the grid before it on the stream has ended, and lets the
+// next grid start once its own last input group is on its way; the next grid's blocks then take
+// the SM slots this grid's blocks leave and build their band matrices under its last steps (the
+// launch and a block's start, sessions 25 and 29: about a tenth of a small image's time). H100,
+// kernel us, plain -> dependent, same rounds (reports/2026-11-26-h100/experiments call-300): UHD u8
+// m = 5 / 31 / 63 8.58 / 10.15 / 11.19 -> 7.87 / 8.86 / 10.75, 4096^2 12.63 / 15.15 / 17.39 ->
+// 12.16 / 14.34 / 16.66, 8K 28.52 / 29.63 / 32.75 -> 28.12 / 28.70 / 31.71, level or faster at
+// every cell of UHD .. 8K; at 8192^2 m = 5 / 17 4% slower, m >= 31 1-2% faster (call-301: 54.2 /
+// 53.7 -> 56.4 / 56.1). The next grid let in at this grid's start gained more on the smallest
+// images (UHD m = 5 7.53) and lost up to 7% on others (4096^2 m = 5 13.57, 8K m = 5 29.51): its
+// blocks wait in the slots of this grid's short last strip while the deep strips still walk. Let
+// in only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
+#ifndef MMA_PDL
+#define MMA_PDL 0
+#endif
+#if MMA_PDL && !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900)
+#error "programmatic dependent launches need sm_90"
+#endif
+__device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void grid_dependents_launch() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
 // Waits for every copy group this thread committed but the last IN_BUFS - 2 (those still ahead).
@@ -766,6 +788,47 @@ __device__ __forceinline__ int band_x_case(int slab_x0, int width, int r8)
     return slab_x0 <= 32 ? 1 + slab_x0 / SLAB : 3 + (width - slab_x0) / SLAB;
 }
 
+// Band_y into shared memory (unless it arrives from the tables with group 0's copies) and this
+// warp's Band_x fragments.
+template <int KH>
+__device__ __forceinline__ void mma_build_bands(const MmaWalk& w, uint4 (&band_x)[KH], int warp, int lane, int g, int tg)
+{
+#if !MMA_BAND_TABLES
+#if MMA_WGMMA
+    fill_band_y_wgmma(reinterpret_cast<unsigned int*>(w.band_y), w.r);
+    fence_for_bulk();  // the warpgroup products read it through the async proxy
+#elif !MMA_COLUMN_SUMS
+    fill_band_y(w.band_y, w.r);
+#endif
+#endif
+#if MMA_BAND_TABLES
+    // This warp's Band_x, step by step, from the module's table (band_x_case).
+    const int band_case = band_x_case(w.x0 + SLAB * warp, w.width, w.r8);
+#pragma unroll
+    for (int s = 0; s < KH; ++s) {
+        band_x[s] = band_case < 0 ? make_uint4(0, 0, 0, 0) : __ldg(mma_band_x_table + (band_case * KH + s) * 32 + lane);
+    }
+#else
+    const int slab_x0 = w.x0 + SLAB * warp;
+    const bool interior = slab_x0 - w.r8 >= 1 && slab_x0 + 32 * KH - w.r8 <= w.width - 1;
+#pragma unroll
+    for (int s = 0; s < KH; ++s) {
+        const bool half_k = s == KH - 1 && !MMA_LAST_STEP_UPPER;
+        if (interior) {
+            unsigned int reg[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int column = half_k ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
+                reg[i] = window_word<1, 2, 3>(32 * s + column - w.r8 - (g + 8 * (i & 1)) + w.r, 2u * (unsigned int)w.r);
+            }
+            band_x[s] = make_uint4(reg[0], reg[1], reg[2], reg[3]);
+        } else {
+            band_x[s] = band_x_fragment(lane, slab_x0, s, w.width, w.r, w.r8);
+        }
+    }
+#endif
+}
+
 // The walk down the strip with G groups an output block and KH steps of 32 columns in pass 1,
 // compile-time, so that every loop is unrolled and no index divides by a variable (the first
 // version, with both at run time, spent half its instructions on that: call-87). R_MAX: the
@@ -803,6 +866,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
         mma_cp_async_16(w.band_y + t, mma_band_y_table + t);
     }
 #endif
+    uint4 band_x[KH];
+#if MMA_PDL
+    // The bands before the grid ahead has ended, the first reads of global memory after it.
+    mma_build_bands<KH>(w, band_x, warp, lane, g, tg);
+    grid_dependency_wait();
+#endif
     // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
@@ -818,40 +887,12 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 #endif
     }
 
-#if !MMA_BAND_TABLES
-#if MMA_WGMMA
-    fill_band_y_wgmma(reinterpret_cast<unsigned int*>(w.band_y), w.r);
-    fence_for_bulk();  // the warpgroup products read it through the async proxy
-#elif !MMA_COLUMN_SUMS
-    fill_band_y(w.band_y, w.r);
-#endif
-#endif
-    uint4 band_x[KH];
-#if MMA_BAND_TABLES
-    // This warp's Band_x, step by step, from the module's table (band_x_case).
-    const int band_case = band_x_case(w.x0 + SLAB * warp, w.width, w.r8);
-#pragma unroll
-    for (int s = 0; s < KH; ++s) {
-        band_x[s] = band_case < 0 ? make_uint4(0, 0, 0, 0) : __ldg(mma_band_x_table + (band_case * KH + s) * 32 + lane);
+#if MMA_PDL
+    if (steps <= IN_BUFS - 1) {
+        grid_dependents_launch();  // the last group is already on its way
     }
 #else
-    const int slab_x0 = w.x0 + SLAB * warp;
-    const bool interior = slab_x0 - w.r8 >= 1 && slab_x0 + 32 * KH - w.r8 <= w.width - 1;
-#pragma unroll
-    for (int s = 0; s < KH; ++s) {
-        const bool half_k = s == KH - 1 && !MMA_LAST_STEP_UPPER;
-        if (interior) {
-            unsigned int reg[4];
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const int column = half_k ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
-                reg[i] = window_word<1, 2, 3>(32 * s + column - w.r8 - (g + 8 * (i & 1)) + w.r, 2u * (unsigned int)w.r);
-            }
-            band_x[s] = make_uint4(reg[0], reg[1], reg[2], reg[3]);
-        } else {
-            band_x[s] = band_x_fragment(lane, slab_x0, s, w.width, w.r, w.r8);
-        }
-    }
+    mma_build_bands<KH>(w, band_x, warp, lane, g, tg);
 #endif
 
     // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (in
@@ -936,6 +977,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
             stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead, w.x0);
         }
         mma_cp_async_commit();
+#endif
+#if MMA_PDL
+        if (ahead == steps - 1) {
+            grid_dependents_launch();  // the next grid may start (MMA_PDL)
+        }
 #endif
 
         // Pass 1: H^T of group j, 8 rows at a time.

@@ -111,6 +111,40 @@ pub(crate) fn describe(modules: &[&Module], launches: &[&Launch]) -> BTreeMap<St
     d
 }
 
+/// Launches `launch` on `stream` as a programmatic dependent launch (sm_90 on): the driver may
+/// start it before the grid ahead of it on the stream has ended, and the kernel itself waits
+/// (`griddepcontrol.wait`) before it touches what that grid wrote. `params` points at each
+/// argument's value, in the kernel's order.
+///
+/// # Safety
+/// `params` must match the kernel's parameters in number, order and size, and the kernel must
+/// wait for its predecessor before it reads or writes global memory another grid may use.
+pub(crate) unsafe fn launch_dependent(
+    stream: &cudarc::driver::CudaStream,
+    launch: &Launch,
+    params: &mut [*mut std::ffi::c_void],
+) -> Result<(), cudarc::driver::DriverError> {
+    use cudarc::driver::sys;
+    stream.context().bind_to_thread()?;
+    let mut attribute: sys::CUlaunchAttribute = std::mem::zeroed();
+    attribute.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    let LaunchConfig { grid_dim, block_dim, shared_mem_bytes } = launch.config;
+    let config = sys::CUlaunchConfig {
+        gridDimX: grid_dim.0,
+        gridDimY: grid_dim.1,
+        gridDimZ: grid_dim.2,
+        blockDimX: block_dim.0,
+        blockDimY: block_dim.1,
+        blockDimZ: block_dim.2,
+        sharedMemBytes: shared_mem_bytes,
+        hStream: stream.cu_stream(),
+        attrs: &mut attribute,
+        numAttrs: 1,
+    };
+    sys::cuLaunchKernelEx(&config, launch.function.cu_function(), params.as_mut_ptr(), std::ptr::null_mut()).result()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
