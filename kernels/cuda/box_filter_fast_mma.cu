@@ -426,11 +426,12 @@ __device__ __forceinline__ void fence_for_bulk() { asm volatile("fence.proxy.asy
 // kernel us, plain -> dependent, same rounds (reports/2026-11-26-h100/experiments call-300): UHD u8
 // m = 5 / 31 / 63 8.58 / 10.15 / 11.19 -> 7.87 / 8.86 / 10.75, 4096^2 12.63 / 15.15 / 17.39 ->
 // 12.16 / 14.34 / 16.66, 8K 28.52 / 29.63 / 32.75 -> 28.12 / 28.70 / 31.71, level or faster at
-// every cell of UHD .. 8K; at 8192^2 m = 5 / 17 4% slower, m >= 31 1-2% faster (call-301: 54.2 /
-// 53.7 -> 56.4 / 56.1). The next grid let in at this grid's start gained more on the smallest
-// images (UHD m = 5 7.53) and lost up to 7% on others (4096^2 m = 5 13.57, 8K m = 5 29.51): its
-// blocks wait in the slots of this grid's short last strip while the deep strips still walk. Let
-// in only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
+// every cell of UHD .. 8K; at 8192^2 m = 5 / 17 2.5-4% slower (call-301: 54.2 / 53.7 -> 56.4 /
+// 56.1; call-303). The next grid let in at this grid's start gained more on the smallest images
+// (UHD m = 5 7.53) and lost up to 7% on others (4096^2 m = 5 13.57, 8K m = 5 29.51): its blocks
+// wait in the slots of this grid's short last strip while the deep strips still walk. Let in at a
+// block's last step it gained less (UHD m = 5 0.961 of the plain time) and lost at 4800^2 m = 63
+// (1.02, call-303); only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
 #ifndef MMA_PDL
 #define MMA_PDL 0
 #endif

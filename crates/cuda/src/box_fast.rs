@@ -309,7 +309,7 @@ fn mma_pass2_by_warpgroups(
 /// Whether the tensor-core form is launched as a programmatic dependent launch (the kernel file's
 /// MMA_PDL): tunable `pdl`, `on` or `off`; by default on where the GPU has them (sm_90 on). In a
 /// batch of calls it ran 2-13% faster on the images the L2 holds and 0.5-4% faster beyond, but
-/// for 8192^2 at m <= 17, 4% slower (the kernel file has the figures). A call alone gains nothing:
+/// for 8192^2 at m <= 17, 2.5-4% slower (the kernel file has the figures). A call alone gains nothing:
 /// what overlaps is one call's start with the end of the call before.
 fn dependent_launch(tunables: &Params, (major, minor): (i32, i32)) -> Result<bool, Error> {
     match tunables.string_opt("pdl")? {
