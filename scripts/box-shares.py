@@ -7,19 +7,17 @@ image, window, `pdl` where the cell set it, kernel ms [95%], share of the roof, 
     scripts/box-shares.py reports/<machine>/<run>   # reads results.jsonl or results.jsonl.xz
 """
 import json
-import lzma
 import os
 import sys
 
-
-def lines(folder):
-    plain = os.path.join(folder, "results.jsonl")
-    if os.path.exists(plain):
-        return open(plain, encoding="utf-8")
-    return lzma.open(plain + ".xz", "rt", encoding="utf-8")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_file import bad_input, records, results_path  # noqa: E402
 
 
 def main(folder):
+    results_path("box-shares", folder)
+    if not os.path.isfile(os.path.join(folder, "machine.json")):
+        bad_input("box-shares", f"no machine.json (the run's copy bandwidths) in {folder}")
     with open(os.path.join(folder, "machine.json"), encoding="utf-8") as f:
         machine = json.load(f)
     roof = {}
@@ -30,26 +28,24 @@ def main(folder):
                 roof[(backend["name"], name)] = float(gbps)
     print("roofs", roof)
     print("backend dtype image m pdl kernel_ms [95%] share_of_roof copy_of_bytes_gbps [95%] share_of_that_copy")
-    with lines(folder) as records:
-        for line in records:
-            r = json.loads(line)
-            q = r["params"]
-            if r["status"] != "ok":
-                print(r["backend"], q, r["status"], r.get("reason"))
-                continue
-            km = r["kernel_ms"]
-            gbps = r["bytes"] / (km["median"] * 1e6)
-            copy = r.get("copy_of_bytes") or {}
-            copy_gbps = copy.get("gbps", float("nan"))
-            print(r["backend"], q.get("dtype"), f'{q["width"]}x{q["height"]}', q["window"], q.get("pdl", "-"),
-                  f'{km["median"]:.5f}', f'[{km["ci_low"]:.5f}-{km["ci_high"]:.5f}]',
-                  f'{100 * gbps / roof.get((r["backend"], r["device"]), float("nan")):.1f}%',
-                  f'{copy_gbps:.0f} [{copy.get("gbps_low", 0):.0f}-{copy.get("gbps_high", 0):.0f}]',
-                  f'{100 * gbps / copy_gbps:.1f}%', "ok" if r.get("verified") else "UNVERIFIED",
-                  r["exec"].get("launch", ""))
+    for r in records("box-shares", folder):
+        q = r["params"]
+        if r["status"] != "ok":
+            print(r["backend"], q, r["status"], r.get("reason"))
+            continue
+        km = r["kernel_ms"]
+        gbps = r["bytes"] / (km["median"] * 1e6)
+        copy = r.get("copy_of_bytes") or {}
+        copy_gbps = copy.get("gbps", float("nan"))
+        print(r["backend"], q.get("dtype"), f'{q["width"]}x{q["height"]}', q["window"], q.get("pdl", "-"),
+              f'{km["median"]:.5f}', f'[{km["ci_low"]:.5f}-{km["ci_high"]:.5f}]',
+              f'{100 * gbps / roof.get((r["backend"], r["device"]), float("nan")):.1f}%',
+              f'{copy_gbps:.0f} [{copy.get("gbps_low", 0):.0f}-{copy.get("gbps_high", 0):.0f}]',
+              f'{100 * gbps / copy_gbps:.1f}%', "ok" if r.get("verified") else "UNVERIFIED",
+              r["exec"].get("launch", ""))
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit(__doc__)
+        bad_input("box-shares", __doc__)
     main(sys.argv[1])

@@ -12,20 +12,16 @@ twins launched alike.
     scripts/opencl-cuda-ratios.py reports/<machine>/<run>   # reads results.jsonl or results.jsonl.xz
 """
 import json
-import lzma
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_file import records  # noqa: E402
 
-def records(folder):
-    plain = os.path.join(folder, "results.jsonl")
-    opener = (lambda: open(plain, encoding="utf-8")) if os.path.exists(plain) else (
-        lambda: lzma.open(plain + ".xz", "rt", encoding="utf-8"))
-    with opener() as lines:
-        for line in lines:
-            record = json.loads(line)
-            if record.get("status") == "ok" and record.get("kernel_ms"):
-                yield record
+
+def timed(folder):
+    """The run's cells that measured a kernel time."""
+    return (r for r in records("opencl-cuda-ratios", folder) if r.get("status") == "ok" and r.get("kernel_ms"))
 
 
 def ratio(num, den):
@@ -69,7 +65,7 @@ def main(folder):
               f"launch floor {backend} {name}: {us:.2f} us")
     problems = {}
     plain = {}
-    for r in records(folder):
+    for r in timed(folder):
         if r["params"].get("pdl") == "off":
             rest = {k: v for k, v in r["params"].items() if k != "pdl"}
             plain[(r["backend"], r["workload"], r["variant"], json.dumps(rest, sort_keys=True))] = r

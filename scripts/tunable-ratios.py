@@ -12,10 +12,11 @@ summary.txt): a variant, given as a tunable, against the committed kernel in the
 
     scripts/tunable-ratios.py reports/<machine>/<run> [more runs ...]   # results.jsonl or results.jsonl.xz
 """
-import json
-import lzma
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_file import records  # noqa: E402
 
 # Parameters that name the problem (crates/core/src/problem.rs, Problem::from_params); every other
 # parameter is a tunable of a contender.
@@ -25,28 +26,6 @@ SIZES = (
     "n", "m",  # conv1d
     "channels", "taps", "block", "mu", "echo_taps", "snr_db",  # lms
 )
-
-
-def bad_input(message):
-    print(f"tunable-ratios: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def records(path):
-    if os.path.isdir(path):
-        for name in ("results.jsonl", "results.jsonl.xz"):
-            if os.path.exists(os.path.join(path, name)):
-                path = os.path.join(path, name)
-                break
-        else:
-            bad_input(f"no results.jsonl or results.jsonl.xz in {path}")
-    elif not os.path.isfile(path):
-        bad_input(f"no results folder or file {path}")
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt") as lines:
-        for line in lines:
-            if line.strip():
-                yield json.loads(line)
 
 
 def microseconds(ms):
@@ -74,7 +53,7 @@ def main(paths):
         sys.exit(2)
     for path in paths:
         print(f"== {path}")
-        for (_, workload, sizes), cells in problems(records(path)).items():
+        for (_, workload, sizes), cells in problems(records("tunable-ratios", path)).items():
             base = None
             parts = []
             for r in cells:
