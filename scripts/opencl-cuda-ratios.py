@@ -5,9 +5,10 @@ median kernel time; `vendor` is the peer, not a contender), OpenCL / CUDA, and c
 cuFFT ran. Intervals combine the two medians' 95% intervals conservatively (low / high, high / low).
 Each backend's launch floor (an empty launch's device time, machine.json) heads the list, and a cell
 within three times a floor says how many floors it takes: there the ratio compares launch overheads.
-Where the run also measured CUDA's cell launched plainly (tunable `pdl: off`, in an experiment of its
-own: NVIDIA's OpenCL has no programmatic dependent launches), the line adds OpenCL / that cell, the
-twins launched alike.
+Where the run also measured CUDA's cell as its OpenCL twin runs (in an experiment of its own: launched
+plainly, tunable `pdl: off`, since NVIDIA's OpenCL has no programmatic dependent launches; the f32 box
+filter's plain fused kernel, `f32_form: fused`, since NVIDIA's 48 KiB of local memory hold no ring of
+input rows), the line adds OpenCL / that cell, the twins alike.
 
     scripts/opencl-cuda-ratios.py reports/<machine>/<run>   # reads results.jsonl or results.jsonl.xz
 """
@@ -17,6 +18,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_file import records  # noqa: E402
+
+
+# CUDA's tunables that run a cell as its OpenCL twin runs, and their values.
+TWIN_FORMS = {"pdl": "off", "f32_form": "fused"}
 
 
 def timed(folder):
@@ -66,8 +71,8 @@ def main(folder):
     problems = {}
     plain = {}
     for r in timed(folder):
-        if r["params"].get("pdl") == "off":
-            rest = {k: v for k, v in r["params"].items() if k != "pdl"}
+        if any(r["params"].get(name) == value for name, value in TWIN_FORMS.items()):
+            rest = {k: v for k, v in r["params"].items() if k not in TWIN_FORMS}
             plain[(r["backend"], r["workload"], r["variant"], json.dumps(rest, sort_keys=True))] = r
             continue
         key = (r["experiment"], json.dumps(r["params"], sort_keys=True))
@@ -92,7 +97,7 @@ def main(folder):
                 f"{opencl['variant']} {opencl['kernel_ms']['median']:.4g} | ocl/cuda {interval(opencl, cuda)}")
         twin = plain.get(("cuda", cuda["workload"], cuda["variant"], params))
         if twin:
-            line += f" | cuda plain launches {twin['kernel_ms']['median']:.4g} ocl/cuda-plain {interval(opencl, twin)}"
+            line += f" | cuda as the twin {twin['kernel_ms']['median']:.4g} ocl/cuda-twin {interval(opencl, twin)}"
         vendor = cells.get(("cuda", "vendor"))
         if vendor:
             line += f" | cuFFT {vendor['kernel_ms']['median']:.4g} cuFFT/ours {interval(vendor, cuda)}"

@@ -64,6 +64,9 @@
 //      a ring of each walker's last 2r + 1 rows in      0.142 / 0.150 / 0.162 (2 to 4 blocks an
 //      shared memory instead of the second load         SM by m); the ring 32 loads ahead 0.162 /
 //                                                       0.172 / 0.196
+//    On sm_90 the f32 images whose input and output exceed three quarters of the L2 take this plan
+//    fed by the copy engine instead (kernels/cuda/box_filter_fast_tma.cu: the loads in flight held by
+//    tensor copies, not registers; 7680 x 4320 m = 5 / 31 / 63 0.095 / 0.097 / 0.098 ms).
 //    u8 is bound by instructions and latency (byte loads, one column per thread), not by bytes:
 //    u8 images of widths a multiple of 4 (all the large ones) take box_filter_fast_fused_u8x4
 //    instead, or on deep strips box_filter_fast_ring_u8, both at the end of this file.

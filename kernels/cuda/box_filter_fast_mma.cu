@@ -108,6 +108,7 @@
 //          warpgroup products, G = 3, sm_90a).
 
 #include "image_common.cuh"
+#include "bulk_copy.cuh"
 
 // One shape a module: G = 1 + ceil(2r / 32) groups an output block and KH = ceil((16 + r + r8) /
 // 32) steps of 32 columns, the host's defines MMA_G and MMA_KH (as the OpenCL twin): r = 0 (1, 1),
@@ -333,12 +334,6 @@ static_assert(MMA_OUT_COLS == 128 && IN_PITCH == 224, "the tensor copies' boxes 
 static_assert(TMA_BARRIERS + BARRIER_BYTES <= MMA_SHARED_BYTES, "the copy engine's layout fits the shared memory");
 #endif
 
-// A tensor map (CUtensorMap, encoded by the host: crates/tensor-map), taken as a
-// __grid_constant__ parameter.
-struct __align__(64) TensorMap {
-    unsigned long long opaque[16];
-};
-
 __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global)
 {
     const unsigned int to = (unsigned int)__cvta_generic_to_shared(shared);
@@ -346,77 +341,6 @@ __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global
 }
 
 __device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-
-__device__ __forceinline__ unsigned int shared_address(const void* p)
-{
-    return (unsigned int)__cvta_generic_to_shared(p);
-}
-
-// A barrier that one arrival and `bytes` of bulk copies complete (one phase a use of its buffer).
-__device__ __forceinline__ void barrier_init(unsigned long long* bar)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
-}
-
-// Makes the barriers' initialisation visible to the copy engine (then a __syncthreads to the block).
-__device__ __forceinline__ void barrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
-
-// The arrival of a buffer's use, expecting `bytes` of copies into it.
-__device__ __forceinline__ void barrier_expect(unsigned long long* bar, unsigned int bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes) : "memory");
-}
-
-// Waits for the barrier's phase of parity `parity` (its uses 0, 2, 4, .. or 1, 3, 5, ..) to complete.
-__device__ __forceinline__ void barrier_wait(unsigned long long* bar, unsigned int parity)
-{
-    unsigned int done = 0;
-    while (!done) {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(done)
-                     : "r"(shared_address(bar)), "r"(parity)
-                     : "memory");
-    }
-}
-
-// Copies `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared memory,
-// counted on `bar`.
-__device__ __forceinline__ void bulk_load(void* shared, const void* global, unsigned int bytes, unsigned long long* bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     shared_address(shared)),
-                 "l"(global), "r"(bytes), "r"(shared_address(bar))
-                 : "memory");
-}
-
-// Copies the box at image column x, row y of `map` to shared memory, counted on `bar`.
-__device__ __forceinline__ void tensor_load(void* shared, const TensorMap& map, int x, int y, unsigned long long* bar)
-{
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-            shared_address(shared)),
-        "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(y), "r"(shared_address(bar))
-        : "memory");
-}
-
-// Stores shared memory to the box at image column x, row y of `map` (a bulk group of its own;
-// the parts beyond the image are not written).
-__device__ __forceinline__ void tensor_store(const TensorMap& map, int x, int y, const void* shared)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\ncp.async.bulk.commit_group;" ::"l"(
-                     reinterpret_cast<unsigned long long>(&map)),
-                 "r"(x), "r"(y), "r"(shared_address(shared))
-                 : "memory");
-}
-
-// Waits until this thread's bulk stores have read their shared memory.
-__device__ __forceinline__ void bulk_stores_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-
-// Waits until this thread's bulk stores are done.
-__device__ __forceinline__ void bulk_stores_done() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
-
-// Orders this thread's shared-memory stores before the copy engine's reads of them.
-__device__ __forceinline__ void fence_for_bulk() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
 // MMA_PDL (1: launched as a programmatic dependent launch, sm_90 on, the host's default there): a
 // block reads global memory only once the grid before it on the stream has ended, and lets the

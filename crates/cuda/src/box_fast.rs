@@ -2,7 +2,8 @@
 //! one fused kernel for windows up to 63 (for u8 images of widths a multiple of 4, its 4-pixel
 //! word form, or on deep strips the ring form), two passes of a slide-and-transpose kernel beyond;
 //! u8 images of widths a multiple of 16 with windows up to 49 (up to 63 unless the image is very
-//! short) take the window sums on the tensor cores instead (kernels/cuda/box_filter_fast_mma.cu).
+//! short) take the window sums on the tensor cores instead (kernels/cuda/box_filter_fast_mma.cu),
+//! and f32 images on sm_90 the fused kernel fed by the copy engine (box_fast_tma.rs).
 
 use crate::box_filter::{defines, launch_pass, window_arg, DOMAIN};
 use crate::compile::Module;
@@ -26,7 +27,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &["strips", "form", "mma_columns", "mma_pass2", "pdl"],
+    tunables: &["strips", "form", "mma_columns", "mma_pass2", "pdl", "f32_form"],
     domain: DOMAIN,
 };
 
@@ -106,12 +107,9 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let image = ImageBuffers::new(ctx.gpu, width, height)?;
     let mut tensor_maps = None;
     let mut dependent = false;
-    let (module, launches, colsum_t) = if form == Some(U8Form::Mma) || mma_default {
-        dependent = dependent_launch(ctx.tunables, ctx.gpu.facts.compute_capability)?;
-        let (module, launch) = mma_launch::<P>(&ctx, strips, mma_columns.unwrap_or(MMA_OUT_COLS), dependent)?;
-        tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
-        (module, vec![launch], None)
-    } else {
+    let copy_engine = crate::box_fast_tma::takes(ctx.gpu, ctx.tunables, &ctx.problem)?;
+    let tensor_cores = !copy_engine && (form == Some(U8Form::Mma) || mma_default);
+    if !tensor_cores {
         let only_mma = ["mma_columns", "mma_pass2", "pdl"];
         if let Some(name) = only_mma.into_iter().find(|name| ctx.tunables.get(name).is_some()) {
             return Err(Error::input(format!(
@@ -119,6 +117,17 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
                  {dtype} {width} x {height}, m = {window} does not take"
             )));
         }
+    }
+    let (module, launches, colsum_t) = if copy_engine {
+        let (module, launch, columns) = crate::box_fast_tma::launch(&ctx, strips)?;
+        tensor_maps = Some(crate::box_fast_tma::tensor_maps(ctx.gpu, &image, columns)?);
+        (module, vec![launch], None)
+    } else if tensor_cores {
+        dependent = dependent_launch(ctx.tunables, ctx.gpu.facts.compute_capability)?;
+        let (module, launch) = mma_launch::<P>(&ctx, strips, mma_columns.unwrap_or(MMA_OUT_COLS), dependent)?;
+        tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
+        (module, vec![launch], None)
+    } else {
         running_sum_launches::<P>(&ctx, form, strips)?
     };
     let kernel = BoxFast::<P> { image, colsum_t, tensor_maps, window, module, launches, dependent };
@@ -190,7 +199,7 @@ fn running_sum_launches<P: Pixel>(
 /// ones, read from memory, by the copy engine (the kernel file's MMA_BEYOND_L2 says by how much:
 /// 4096^2 and 7680 x 2160 of 33 MB slower with the engine on an H100's 50 MB, 4800^2 of 46 MB
 /// faster).
-fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
+pub(crate) fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
     4 * 2 * bytes > 3 * l2_bytes
 }
 
@@ -350,9 +359,10 @@ fn tensor_maps_between<P: Pixel>(
     ])
 }
 
-/// Launches the tensor-core form (in, width, height, window, out, in_map, out_map), as a
-/// programmatic dependent launch where `dependent` says so (the module compiled with MMA_PDL).
-fn launch_mma<P: Pixel>(
+/// Launches a form that takes tensor maps, the tensor-core one or the copy-engine one (in, width,
+/// height, window, out, in_map, out_map), as a programmatic dependent launch where `dependent`
+/// says so (the tensor-core module compiled with MMA_PDL).
+fn launch_with_maps<P: Pixel>(
     stream: &CudaStream,
     launch: &Launch,
     input: &CudaSlice<P>,
@@ -364,9 +374,9 @@ fn launch_mma<P: Pixel>(
     if !dependent {
         let mut b = stream.launch_builder(&launch.function);
         b.arg(input).arg(&width).arg(&height).arg(&window).arg(output).arg(&maps[0]).arg(&maps[1]);
-        // SAFETY: the tensor-core entry is declared (in, width, height, window, out, in_map,
-        // out_map), over u8 images of width x height (the only pixel type that plans it), the maps
-        // encoded for these two buffers.
+        // SAFETY: the tensor-core entry (u8) and the copy-engine one (f32) are declared (in, width,
+        // height, window, out, in_map, out_map), over images of width x height of the pixel type
+        // that plans each, the maps encoded for these two buffers.
         unsafe { b.launch(launch.config) }.map_err(driver(format!("launching {}", launch.entry)))?;
         return Ok(());
     }
@@ -418,7 +428,7 @@ impl<P: Pixel> GpuKernel for BoxFast<P> {
         let args = (w, h, self.window);
         let ImageBuffers { input, output, .. } = &mut self.image;
         if let Some(maps) = &self.tensor_maps {
-            return launch_mma(&gpu.stream, &self.launches[0], input, args, output, maps, self.dependent);
+            return launch_with_maps(&gpu.stream, &self.launches[0], input, args, output, maps, self.dependent);
         }
         match self.colsum_t.as_mut() {
             None => launch_pass(&gpu.stream, &self.launches[0], input, args, output),
@@ -561,8 +571,8 @@ mod tests {
             let back = tensor_maps_between(&gpu, b, a, (width, height)).unwrap();
             let args = (width as i32, height as i32, window as i32);
             for _ in 0..calls / 2 {
-                launch_mma(&gpu.stream, &launch, a, args, b, &forth, true).unwrap();
-                launch_mma(&gpu.stream, &launch, b, args, a, &back, true).unwrap();
+                launch_with_maps(&gpu.stream, &launch, a, args, b, &forth, true).unwrap();
+                launch_with_maps(&gpu.stream, &launch, b, args, a, &back, true).unwrap();
             }
             let mut device = vec![0u8; width * height];
             crate::memory::copy_to_host(&gpu.stream, a, &mut device, "the last output").unwrap();

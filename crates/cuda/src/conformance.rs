@@ -281,6 +281,65 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2`")), "{err}");
 }
 
+/// The f32 copy-engine form (kernels/cuda/box_filter_fast_tma.cu), forced: images narrower than a
+/// block, with blocks past the right edge, strips shorter than a batch and strips not a whole
+/// number of batches (a short batch inside the image, stored by the threads), one strip and
+/// several, windows either side of a batch's reach; its default on sm_90 (deep strips: UHD; not
+/// 1000 x 999); and `f32_form` where it does not apply, a bad input naming it.
+#[test]
+fn box_filter_fast_tma_agrees_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let gpu = backend().devices().unwrap()[0].clone();
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    let plan = |width, height, dtype, window, tunables: &Params| {
+        let problem = Problem::BoxFilter { width, height, window, dtype };
+        backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
+    };
+    let tma = Params::new().with("f32_form", "tma");
+    if gpu.facts.compute_capability.0 < 9 {
+        let err = plan(1024, 300, DType::F32, 31, &tma).err().expect("unsupported");
+        assert!(matches!(&err, Error::Unsupported(m) if m.contains("9.0")), "{err}");
+        return;
+    }
+    let images = [(4, 5), (100, 37), (196, 33), (388, 300), (1000, 999), (1024, 1100), (5120, 40)];
+    for (width, height) in images {
+        for window in [1, 3, 17, 31, 33, 63] {
+            let problem = Problem::BoxFilter { width, height, window, dtype: DType::F32 };
+            let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tma);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem}");
+        }
+    }
+    for strips in [1usize, 3, 7] {
+        let tunables = Params::new().with("f32_form", "tma").with("strips", strips);
+        for window in [5, 63] {
+            let problem = Problem::BoxFilter { width: 1024, height: 1100, window, dtype: DType::F32 };
+            let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} in {strips} strips");
+        }
+    }
+    let entry = |width, height, window, tunables: &Params| {
+        plan(width, height, DType::F32, window, tunables).unwrap().exec_info().details["entries"].clone()
+    };
+    assert_eq!(entry(3840, 2160, 63, &Params::new()), "box_filter_fast_tma_f32");
+    assert_eq!(entry(1000, 999, 63, &Params::new()), "box_filter_fast_fused");
+    assert_eq!(entry(3840, 2160, 63, &Params::new().with("f32_form", "fused")), "box_filter_fast_fused");
+    for (width, dtype, window, form) in [
+        (1024, DType::U8, 31, "tma"),
+        (1024, DType::U8, 31, "fused"),
+        (1022, DType::F32, 31, "tma"),
+        (1024, DType::F32, 65, "tma"),
+        (1024, DType::F32, 31, "engine"),
+    ] {
+        let tunables = Params::new().with("f32_form", form);
+        let err = plan(width, 300, dtype, window, &tunables).err().expect("a bad input");
+        assert!(matches!(&err, Error::Input(m) if m.contains("`f32_form`")), "{width} {dtype} {window} {form}: {err}");
+    }
+    let err = plan(3840, 2160, DType::F32, 31, &Params::new().with("pdl", "on")).err().expect("a bad input");
+    assert!(matches!(&err, Error::Input(m) if m.contains("`pdl`")), "{err}");
+}
+
 /// An image beyond the L2 (input and output over three quarters of it, MMA_BEYOND_L2) takes the
 /// tensor-core form's other staging at G = 3 (the copy engine's loads on sm_90): a G = 2 shape and
 /// both G = 3 ones on the smallest such image of 4096 columns (its strips' first and last groups

@@ -28,6 +28,7 @@ mod timing;
 
 mod box_direct;
 mod box_fast;
+mod box_fast_tma;
 mod box_filter;
 mod box_recursive;
 mod conv1d_direct;

@@ -1,4 +1,4 @@
-//! Tensor maps (the copy engine's descriptors of a tensor in global memory, sm_90 on) of 2-D u8
+//! Tensor maps (the copy engine's descriptors of a tensor in global memory, sm_90 on) of 2-D u8 and f32
 //! images, which a kernel takes by value to move whole tiles with `cp.async.bulk.tensor`: CUDA's as
 //! `const __grid_constant__`, NVIDIA's OpenCL (whose runtime has no tensor maps of its own but
 //! runs on the same driver) as a struct of 16 words, both read in the parameter space. Only the
@@ -37,22 +37,57 @@ pub enum Swizzle {
     Bytes128,
 }
 
+/// The element type of an image a tensor map describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Element {
+    U8,
+    F32,
+}
+
+impl Element {
+    fn bytes(self) -> usize {
+        match self {
+            Element::U8 => 1,
+            Element::F32 => 4,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Element::U8 => "u8",
+            Element::F32 => "f32",
+        }
+    }
+}
+
 /// The tensor map of a `width` x `height` u8 image at device address `address` (rows `width`
 /// bytes apart), moved in boxes of `box_columns` x `box_rows`; columns and rows outside the image
 /// load as zeros and are not stored.
-pub fn u8_image(
+pub fn u8_image(address: u64, dims: (usize, usize), boxes: (u32, u32), swizzle: Swizzle) -> Result<TensorMap, Error> {
+    image(address, Element::U8, dims, boxes, swizzle)
+}
+
+/// The tensor map of a `width` x `height` image of `element`s at device address `address` (rows
+/// packed, `width` elements apart: a multiple of 16 bytes), moved in boxes of `box_columns` x
+/// `box_rows` elements; columns and rows outside the image load as zeros and are not stored.
+pub fn image(
     address: u64,
+    element: Element,
     (width, height): (usize, usize),
     (box_columns, box_rows): (u32, u32),
     swizzle: Swizzle,
 ) -> Result<TensorMap, Error> {
     let dims = [width as u64, height as u64];
-    let row_stride = [width as u64];
+    let row_stride = [(width * element.bytes()) as u64];
     let boxes = [box_columns, box_rows];
     let element_strides = [1u32, 1];
     let swizzle = match swizzle {
         Swizzle::None => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
         Swizzle::Bytes128 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+    };
+    let data_type = match element {
+        Element::U8 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        Element::F32 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
     };
     let _context = CurrentContext::ensure()?;
     let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
@@ -61,7 +96,7 @@ pub fn u8_image(
     let encoded = unsafe {
         sys::cuTensorMapEncodeTiled(
             map.as_mut_ptr(),
-            sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+            data_type,
             2,
             address as *mut std::ffi::c_void,
             dims.as_ptr(),
@@ -76,7 +111,8 @@ pub fn u8_image(
     };
     encoded.result().map_err(|e| {
         Error::device(format!(
-            "encoding the tensor map of a {width} x {height} u8 image in boxes of {box_columns} x {box_rows}: {e:?}"
+            "encoding the tensor map of a {width} x {height} {} image in boxes of {box_columns} x {box_rows}: {e:?}",
+            element.name()
         ))
     })?;
     // SAFETY: the encode succeeded, so it wrote the whole map (and it began zeroed).
