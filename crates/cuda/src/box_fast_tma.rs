@@ -14,7 +14,7 @@ use dspbench_core::{DType, Error, Params, Problem};
 use dspbench_kernels::box_fast::FUSED_MAX_WINDOW;
 use dspbench_tensor_map::{self as tensor_map, Element, Swizzle, TensorMap};
 
-const FILE: &str = "box_filter_fast_tma";
+pub(crate) const FILE: &str = "box_filter_fast_tma";
 const ENTRY: &str = "box_filter_fast_tma_f32";
 /// TMA_THREADS in the kernel file.
 const THREADS: u32 = 256;

@@ -103,7 +103,11 @@ const VARIANTS: [Variant; 19] = [
         plan: box_recursive::plan_coalesced,
         kernels: &[box_recursive::COALESCED_FILE],
     },
-    Variant { info: box_fast::VARIANT, plan: box_fast::plan, kernels: &[box_fast::FILE, box_fast::MMA_FILE] },
+    Variant {
+        info: box_fast::VARIANT,
+        plan: box_fast::plan,
+        kernels: &[box_fast::FILE, box_fast::MMA_FILE, box_fast_tma::FILE],
+    },
     Variant { info: conv2d_tiled::VARIANT, plan: conv2d_tiled::plan, kernels: &[conv2d_tiled::FILE] },
     Variant {
         info: conv2d_fast::VARIANT,
