@@ -403,43 +403,9 @@ static_assert(2 * FUSED_MAX_RADIUS + 1 <= 64, "a row's first window is two halve
 // row]: run k's D.
 #define STARTS ((RUNS + 2) * 32)
 
-// The run of RUN values from the row of column sums `rcs`, relative to the run's start, in
-// registers; returns the run's D (its 32nd step, past its last output: the last run's D, which no
-// run uses, reads cs column 2r + 32 + 32 (RUNS - 1) = OUT_COLS + 2r, one past the walked ones, inside
-// the row's pitch).
-__device__ __forceinline__ acc_t run_steps(const acc_t* rcs, int r, float4 (&v)[RUN / 4])
-{
-    acc_t s = 0.0f;
-    const acc_t* add = rcs + 2 * r + 1;
-#pragma unroll
-    for (int h = 0; h < RUN / 4; ++h) {
-        float q[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            q[k] = s;
-            s = slide(s, add[h * 4 + k], rcs[h * 4 + k]);
-        }
-        v[h] = make_float4(q[0], q[1], q[2], q[3]);
-    }
-    return s;
-}
-
-// Terms 32 h .. 32 h + 31 of the row's first window (rcs[0 .. 2r]), chunks of 8 predicated
-// shared loads issued together.
-__device__ __forceinline__ acc_t first_window_half(const acc_t* rcs, int r, int h)
-{
-    acc_t s = 0.0f;
-#pragma unroll
-    for (int d = 0; d < 32; d += 8) {
-#pragma unroll
-        for (int k = 0; k < 8; ++k) {
-            if (32 * h + d + k <= 2 * r) {
-                s += rcs[32 * h + d + k];
-            }
-        }
-    }
-    return s;
-}
+// run_steps and first_window_half, shared with the copy-engine form (box_filter_fast_tma.cu).
+#include "box_runs.cuh"
+static_assert(RUN == BOX_RUN, "the shared run helpers slide runs of RUN values");
 
 // One batch's outputs (rows image rows from `o`, the block's first output column of its first
 // row) through shared memory: runs to registers, then (every thread done reading cs) to cs as a

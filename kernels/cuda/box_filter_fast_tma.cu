@@ -44,6 +44,7 @@
 
 #include "image_common.cuh"
 #include "bulk_copy.cuh"
+#include "box_runs.cuh"
 
 #ifndef DTYPE_F32
 #error "the copy-engine box filter is f32 only"
@@ -63,7 +64,7 @@
 #define TMA_SLOTS 4
 #define TMA_RING_ROWS (TMA_SLOTS * TMA_BATCH)
 #define TMA_MAX_RADIUS 31
-#define TMA_RUN 32
+#define TMA_RUN BOX_RUN
 #define TMA_RUNS (TMA_OUT_COLS / TMA_RUN)
 // Odd and >= TMA_OUT_COLS + 2 TMA_MAX_RADIUS + 1: lanes on 32 rows hit 32 banks.
 #define TMA_CS_PITCH 255
@@ -85,79 +86,53 @@ static_assert(TMA_OUT_COLS + 2 * TMA_MAX_RADIUS <= TMA_THREADS, "a walker a colu
 static_assert(TMA_TILE_COLS <= 256, "a box is at most 256 elements wide");
 static_assert(TMA_OUT_COLS % TMA_RUN == 0, "whole runs");
 
-// The block's shared memory and the state its one copy-issuing thread (thread 0) keeps. A
-// segment (a column block's rows ys .. ye - 1) loads the input rows from yb = ys - TMA_BATCH in
-// batches: load k is rows yb + 32 k .. yb + 32 k + 31, into ring slot (seq + k) % TMA_SLOTS, seq
-// counting the block's loads over its segments, so each slot's barrier phases follow on.
+// The block's shared memory and its strip's loads: the strip (rows ys .. ye - 1 of its column
+// block) loads the input rows from yb = ys - TMA_BATCH on in batches, load k being rows yb + 32 k
+// .. yb + 32 k + 31, into ring slot k % TMA_SLOTS.
 struct TmaBlock {
     float* ring;                // TMA_RING_ROWS x TMA_TILE_COLS
     float* stage;               // 2 buffers x TMA_RUNS tiles of TMA_BATCH x TMA_RUN, 128-byte swizzle
     float* cs;                  // TMA_BATCH x TMA_CS_PITCH column sums
     float* starts;              // (TMA_RUNS + 2) x TMA_BATCH: first-window halves and run steps
     unsigned long long* bars;   // a barrier a ring slot
-    unsigned int seq;           // the block's loads before this segment's
-    int yb;                     // the segment's first loaded row
+    int yb;                     // the strip's first loaded row
     int x_in;                   // the input box's first column
 };
 
-// Issues load k of the segment (thread 0).
+// Issues load k of the strip (thread 0).
 __device__ __forceinline__ void copy_batch(const TmaBlock& k, const TensorMap& in_map, int load)
 {
-    const unsigned int slot = (k.seq + load) % TMA_SLOTS;
+    const int slot = load % TMA_SLOTS;
     barrier_expect(k.bars + slot, TMA_BATCH * TMA_TILE_COLS * 4);
     tensor_load(k.ring + slot * TMA_BATCH * TMA_TILE_COLS, in_map, k.x_in, k.yb + load * TMA_BATCH, k.bars + slot);
 }
 
-// Waits until load k of the segment is in the ring: the ((seq + k) / TMA_SLOTS)-th use of its slot.
+// Waits until load k of the strip is in the ring: the (k / TMA_SLOTS)-th use of its slot.
 __device__ __forceinline__ void wait_batch(const TmaBlock& k, int load)
 {
-    barrier_wait(k.bars + (k.seq + load) % TMA_SLOTS, ((k.seq + load) / TMA_SLOTS) & 1);
+    barrier_wait(k.bars + load % TMA_SLOTS, (load / TMA_SLOTS) & 1);
 }
 
-// Image row q (loaded by this segment) in the ring.
+// Image row q (loaded by this strip) in the ring.
 __device__ __forceinline__ const float* ring_row(const TmaBlock& k, int q)
 {
-    return k.ring + ((q - k.yb + (int)(k.seq % TMA_SLOTS) * TMA_BATCH) & (TMA_RING_ROWS - 1)) * TMA_TILE_COLS;
+    return k.ring + ((q - k.yb) & (TMA_RING_ROWS - 1)) * TMA_TILE_COLS;
 }
 
 // The row phase's first half (the fused kernel's store_staged): each run's 32 values relative to
-// its start, in registers, and its total step D; the two warps past the runs sum each row's first
-// window in halves. Returns whether this thread holds a run.
+// its start, in registers, and its total step D (run_steps); the two warps past the runs sum each
+// row's first window in halves (first_window_half). Returns whether this thread holds a run.
 __device__ __forceinline__ bool run_values(const TmaBlock& k, int t, int r, int rows, float4 (&v)[TMA_RUN / 4])
 {
     const int row = t % 32;
     const int run = t / 32;
     const float* rcs = k.cs + row * TMA_CS_PITCH;
     if (run < TMA_RUNS && row < rows) {
-        const float* add = rcs + run * TMA_RUN + 2 * r + 1;
-        const float* sub = rcs + run * TMA_RUN;
-        float s = 0.0f;
-#pragma unroll
-        for (int h = 0; h < TMA_RUN / 4; ++h) {
-            float q[4];
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                q[i] = s;
-                s += add[h * 4 + i] - sub[h * 4 + i];
-            }
-            v[h] = make_float4(q[0], q[1], q[2], q[3]);
-        }
-        k.starts[(2 + run) * 32 + row] = s;
+        k.starts[(2 + run) * 32 + row] = run_steps(rcs + run * TMA_RUN, r, v);
         return true;
     }
     if (run < TMA_RUNS + 2 && row < rows) {
-        const int h = run - TMA_RUNS;
-        float s = 0.0f;
-#pragma unroll
-        for (int d = 0; d < 32; d += 8) {
-#pragma unroll
-            for (int i = 0; i < 8; ++i) {
-                if (32 * h + d + i <= 2 * r) {
-                    s += rcs[32 * h + d + i];
-                }
-            }
-        }
-        k.starts[h * 32 + row] = s;
+        k.starts[(run - TMA_RUNS) * 32 + row] = first_window_half(rcs, r, run - TMA_RUNS);
     }
     return false;
 }
@@ -206,13 +181,40 @@ __device__ __forceinline__ void store_by_threads(const TmaBlock& k, float* out, 
     }
 }
 
-// One segment: the column sums of rows ys .. ye - 1 of the column block at x0 slid down from a
-// window start at ys, their row sums, and the outputs stored; `out_batches` counts the block's
-// output batches before the segment (their stage buffers alternate).
-__device__ __forceinline__ void segment(TmaBlock& k, const TensorMap& in_map, const TensorMap& out_map, float* out, int x0,
-                                        int ys, int ye, int width, int height, int r, int window, int& out_batches)
+// Block (x, y) filters column block x (TMA_OUT_COLS output columns, from x0) over strip y, rows
+// ys .. ye - 1 (ceil(height / strips) rows, strips: the grid's height): the column sums slid down
+// from a window start at ys, their row sums, the outputs stored.
+extern "C" __global__ void __launch_bounds__(TMA_THREADS, 1)
+    box_filter_fast_tma_f32(const float* in, int width, int height, int window, float* out,
+                            const __grid_constant__ TensorMap in_map, const __grid_constant__ TensorMap out_map)
 {
+    (void)in;
+    extern __shared__ unsigned char raw[];
+    unsigned char* base = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
+    TmaBlock k;
+    k.ring = reinterpret_cast<float*>(base);
+    k.stage = reinterpret_cast<float*>(base + TMA_RING_BYTES);
+    k.cs = reinterpret_cast<float*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES);
+    k.starts = reinterpret_cast<float*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES + TMA_CS_BYTES);
+    k.bars = reinterpret_cast<unsigned long long*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES + TMA_CS_BYTES +
+                                                    TMA_STARTS_BYTES);
+
     const int t = threadIdx.x;
+    const int r = window / 2;  // the host keeps r <= TMA_MAX_RADIUS
+    const int x0 = (int)blockIdx.x * TMA_OUT_COLS;
+    const int strip = (height + (int)gridDim.y - 1) / (int)gridDim.y;
+    const int ys = (int)blockIdx.y * strip;
+    if (ys >= height) {
+        return;
+    }
+    const int ye = min(ys + strip, height);
+    if (t == 0) {
+        for (int s = 0; s < TMA_SLOTS; ++s) {
+            barrier_init(k.bars + s);
+        }
+        barrier_init_fence();
+    }
+    __syncthreads();
     k.yb = ys - TMA_BATCH;
     k.x_in = x0 - TMA_HALO;
     const int batches = (ye - ys + TMA_BATCH - 1) / TMA_BATCH;
@@ -277,7 +279,7 @@ __device__ __forceinline__ void segment(TmaBlock& k, const TensorMap& in_map, co
                 copy_batch(k, in_map, b + TMA_SLOTS);
             }
             if (b > 0) {
-                store_batch(k, out_map, x0, width, y - TMA_BATCH, (out_batches + b - 1) & 1);
+                store_batch(k, out_map, x0, width, y - TMA_BATCH, (b - 1) & 1);
             }
         }
         float4 v[TMA_RUN / 4];
@@ -287,58 +289,20 @@ __device__ __forceinline__ void segment(TmaBlock& k, const TensorMap& in_map, co
         }
         __syncthreads();
         if (runs) {
-            write_tile(k, t, inv_area, (out_batches + b) & 1, v);
+            write_tile(k, t, inv_area, b & 1, v);
             fence_for_bulk();
         }
     }
-    // The last tile written, every load of the segment read: the next segment may reuse the slots.
+    // The last tile written and fenced.
     __syncthreads();
     const int y_last = ys + (batches - 1) * TMA_BATCH;
     if (y_last + TMA_BATCH > ye && ye < height) {
         // A short batch whose box would overwrite the next strip's first rows: stored by the threads.
-        store_by_threads(k, out, x0, width, y_last, ye - y_last, (out_batches + batches - 1) & 1);
+        store_by_threads(k, out, x0, width, y_last, ye - y_last, (batches - 1) & 1);
     } else if (t == 0) {
-        store_batch(k, out_map, x0, width, y_last, (out_batches + batches - 1) & 1);
+        store_batch(k, out_map, x0, width, y_last, (batches - 1) & 1);
     }
-    k.seq += last + 1;
-    out_batches += batches;
-}
-
-// Block (x, y) filters column block x (TMA_OUT_COLS output columns) over strip y, ceil(height /
-// strips) rows (strips: the grid's height), as one segment.
-extern "C" __global__ void __launch_bounds__(TMA_THREADS, 1)
-    box_filter_fast_tma_f32(const float* in, int width, int height, int window, float* out,
-                            const __grid_constant__ TensorMap in_map, const __grid_constant__ TensorMap out_map)
-{
-    (void)in;
-    extern __shared__ unsigned char raw[];
-    unsigned char* base = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
-    TmaBlock k;
-    k.ring = reinterpret_cast<float*>(base);
-    k.stage = reinterpret_cast<float*>(base + TMA_RING_BYTES);
-    k.cs = reinterpret_cast<float*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES);
-    k.starts = reinterpret_cast<float*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES + TMA_CS_BYTES);
-    k.bars = reinterpret_cast<unsigned long long*>(base + TMA_RING_BYTES + TMA_STAGE_BYTES + TMA_CS_BYTES +
-                                                    TMA_STARTS_BYTES);
-    k.seq = 0;
-
-    const int r = window / 2;  // the host keeps r <= TMA_MAX_RADIUS
-    const int strip = (height + (int)gridDim.y - 1) / (int)gridDim.y;
-    const int ys = (int)blockIdx.y * strip;
-    if (ys >= height) {
-        return;
-    }
-    const int ye = min(ys + strip, height);
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < TMA_SLOTS; ++s) {
-            barrier_init(k.bars + s);
-        }
-        barrier_init_fence();
-    }
-    __syncthreads();
-    int out_batches = 0;
-    segment(k, in_map, out_map, out, (int)blockIdx.x * TMA_OUT_COLS, ys, ye, width, height, r, window, out_batches);
-    if (threadIdx.x == 0) {
-        bulk_stores_read();
+    if (t == 0) {
+        bulk_stores_read();  // before the block's shared memory goes
     }
 }

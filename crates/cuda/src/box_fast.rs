@@ -340,22 +340,34 @@ fn mma_tensor_maps<P: Pixel>(gpu: &Gpu, image: &ImageBuffers<P>) -> Result<[Tens
     tensor_maps_between(gpu, &image.input, &image.output, (image.width, image.height))
 }
 
-/// The tensor maps of a call from `input` to `output`, images of `width` x `height` pixels.
+/// The tensor-core form's tensor maps of a call from `input` to `output`, u8 images of `width` x
+/// `height` pixels.
 fn tensor_maps_between<P: Pixel>(
     gpu: &Gpu,
     input: &CudaSlice<P>,
     output: &CudaSlice<P>,
-    (width, height): (usize, usize),
+    dims: (usize, usize),
 ) -> Result<[TensorMap; 2], Error> {
     if gpu.facts.compute_capability.0 < 9 {
         return Ok([TensorMap::zeroed(); 2]);
     }
-    let dims = (width * std::mem::size_of::<P>(), height);
+    encode_maps(gpu, (input, output), DType::U8, dims, [((224, 32), Swizzle::None), ((128, 32), Swizzle::Bytes128)])
+}
+
+/// The tensor maps of a form's input and output buffers, images of `dims` pixels of `dtype`, each
+/// in its boxes (columns x rows, in pixels) and swizzle.
+pub(crate) fn encode_maps<P: Pixel>(
+    gpu: &Gpu,
+    (input, output): (&CudaSlice<P>, &CudaSlice<P>),
+    dtype: DType,
+    dims: (usize, usize),
+    [(in_box, in_swizzle), (out_box, out_swizzle)]: [((u32, u32), Swizzle); 2],
+) -> Result<[TensorMap; 2], Error> {
     let (input, _read) = input.device_ptr(&gpu.stream);
     let (output, _write) = output.device_ptr(&gpu.stream);
     Ok([
-        tensor_map::u8_image(input, dims, (224, 32), Swizzle::None)?,
-        tensor_map::u8_image(output, dims, (128, 32), Swizzle::Bytes128)?,
+        tensor_map::image(input, dtype, dims, in_box, in_swizzle)?,
+        tensor_map::image(output, dtype, dims, out_box, out_swizzle)?,
     ])
 }
 

@@ -2,6 +2,7 @@
 //! fused kernel's running sums fed and drained by tensor copies, one block an SM. Which images take
 //! it, how its blocks tile them, and its tensor maps.
 
+use crate::box_fast::encode_maps;
 use crate::box_filter::defines;
 use crate::compile::Module;
 use crate::context::Gpu;
@@ -9,10 +10,9 @@ use crate::image::ImageBuffers;
 use crate::launch::{grid_2d, Launch};
 use crate::pixel::Pixel;
 use crate::planned::{wrong_input, PlanContext};
-use cudarc::driver::DevicePtr;
 use dspbench_core::{DType, Error, Params, Problem};
 use dspbench_kernels::box_fast::FUSED_MAX_WINDOW;
-use dspbench_tensor_map::{self as tensor_map, Element, Swizzle, TensorMap};
+use dspbench_tensor_map::{Swizzle, TensorMap};
 
 pub(crate) const FILE: &str = "box_filter_fast_tma";
 const ENTRY: &str = "box_filter_fast_tma_f32";
@@ -125,13 +125,9 @@ pub(crate) fn tensor_maps<P: Pixel>(
     image: &ImageBuffers<P>,
     columns: usize,
 ) -> Result<[TensorMap; 2], Error> {
-    let dims = (image.width, image.height);
-    let (input, _read) = image.input.device_ptr(&gpu.stream);
-    let (output, _write) = image.output.device_ptr(&gpu.stream);
-    Ok([
-        tensor_map::image(input, Element::F32, dims, ((columns + 2 * HALO) as u32, 32), Swizzle::None)?,
-        tensor_map::image(output, Element::F32, dims, (32, 32), Swizzle::Bytes128)?,
-    ])
+    let in_box = ((columns + 2 * HALO) as u32, 32);
+    let boxes = [(in_box, Swizzle::None), ((32, 32), Swizzle::Bytes128)];
+    encode_maps(gpu, (&image.input, &image.output), DType::F32, (image.width, image.height), boxes)
 }
 
 #[cfg(test)]

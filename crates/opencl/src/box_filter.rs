@@ -386,8 +386,12 @@ fn mma_tensor_maps(
     let addresses = plan.device_addresses(&program, &[input, output])?;
     let dims = (image.width, image.height);
     Ok([
-        Arg::TensorMap(dspbench_tensor_map::u8_image(addresses[0], dims, (in_pitch, 32), Swizzle::None)?.words()),
-        Arg::TensorMap(dspbench_tensor_map::u8_image(addresses[1], dims, (128, 32), Swizzle::Bytes128)?.words()),
+        Arg::TensorMap(
+            dspbench_tensor_map::image(addresses[0], DType::U8, dims, (in_pitch, 32), Swizzle::None)?.words(),
+        ),
+        Arg::TensorMap(
+            dspbench_tensor_map::image(addresses[1], DType::U8, dims, (128, 32), Swizzle::Bytes128)?.words(),
+        ),
     ])
 }
 

@@ -5,7 +5,7 @@
 //! CUDA driver encodes them.
 
 use cudarc::driver::{sys, DeviceRepr};
-use dspbench_core::Error;
+use dspbench_core::{DType, Error};
 
 /// An encoded tensor map, as the kernel's 128-byte parameter.
 #[derive(Clone, Copy)]
@@ -37,57 +37,27 @@ pub enum Swizzle {
     Bytes128,
 }
 
-/// The element type of an image a tensor map describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Element {
-    U8,
-    F32,
-}
-
-impl Element {
-    fn bytes(self) -> usize {
-        match self {
-            Element::U8 => 1,
-            Element::F32 => 4,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Element::U8 => "u8",
-            Element::F32 => "f32",
-        }
-    }
-}
-
-/// The tensor map of a `width` x `height` u8 image at device address `address` (rows `width`
-/// bytes apart), moved in boxes of `box_columns` x `box_rows`; columns and rows outside the image
-/// load as zeros and are not stored.
-pub fn u8_image(address: u64, dims: (usize, usize), boxes: (u32, u32), swizzle: Swizzle) -> Result<TensorMap, Error> {
-    image(address, Element::U8, dims, boxes, swizzle)
-}
-
-/// The tensor map of a `width` x `height` image of `element`s at device address `address` (rows
-/// packed, `width` elements apart: a multiple of 16 bytes), moved in boxes of `box_columns` x
-/// `box_rows` elements; columns and rows outside the image load as zeros and are not stored.
+/// The tensor map of a `width` x `height` image of `dtype` pixels at device address `address`
+/// (rows packed, `width` pixels apart: a multiple of 16 bytes), moved in boxes of `box_columns` x
+/// `box_rows` pixels; columns and rows outside the image load as zeros and are not stored.
 pub fn image(
     address: u64,
-    element: Element,
+    dtype: DType,
     (width, height): (usize, usize),
     (box_columns, box_rows): (u32, u32),
     swizzle: Swizzle,
 ) -> Result<TensorMap, Error> {
     let dims = [width as u64, height as u64];
-    let row_stride = [(width * element.bytes()) as u64];
+    let row_stride = [(width * dtype.size_bytes()) as u64];
     let boxes = [box_columns, box_rows];
     let element_strides = [1u32, 1];
     let swizzle = match swizzle {
         Swizzle::None => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
         Swizzle::Bytes128 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
     };
-    let data_type = match element {
-        Element::U8 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
-        Element::F32 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+    let data_type = match dtype {
+        DType::U8 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        DType::F32 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
     };
     let _context = CurrentContext::ensure()?;
     let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
@@ -111,8 +81,7 @@ pub fn image(
     };
     encoded.result().map_err(|e| {
         Error::device(format!(
-            "encoding the tensor map of a {width} x {height} {} image in boxes of {box_columns} x {box_rows}: {e:?}",
-            element.name()
+            "encoding the tensor map of a {width} x {height} {dtype} image in boxes of {box_columns} x {box_rows}: {e:?}"
         ))
     })?;
     // SAFETY: the encode succeeded, so it wrote the whole map (and it began zeroed).
