@@ -73,8 +73,8 @@
 //          box_filter_fast_fused_u8x4(in, width, height, window, out) the same, u8, width % 4 == 0
 //          box_filter_fast_columns(in, width, height, window, colsum_t)
 //          box_filter_fast_rows(colsum_t, width, height, window, out)
-// Launch:  Fused: groups of FUSED_THREADS x 1 work-items, ceil(width / OUT_COLS) x
-//          ceil(height / strip rows) groups; u8x4: groups of U8_THREADS x 1, ceil(width /
+// Launch:  Fused: groups of FUSED_THREADS x 1 work-items, ceil(width / OUT_COLS) x strips
+//          (any count) groups; u8x4: groups of U8_THREADS x 1, ceil(width /
 //          U8_OUT_COLS) x ceil(height / strip rows) groups. Two passes: groups of 32 x 8
 //          work-items, ceil(cols / 32) x ceil(rows / (SEG * 8)) groups for the matrix each pass
 //          walks (height x width, then width x height).
@@ -256,24 +256,37 @@ inline acc_t slide(acc_t s, acc_t add, acc_t sub) {
 }
 
 // Slides the vertical window sum `s` of one image column (`column` points at its row 0) down
-// rows y .. y + rows - 1, storing each row's sum at cs[i * CS_PITCH] before stepping past it;
-// rows outside the image replicate the edge. Unrolled too: a loop that waits for each load
-// before the next costs a memory latency per row, and the edge strips' groups would finish
-// last, long after the others.
+// rows y .. y + rows - 1 (rows <= BATCH_ROWS), storing each row's sum at cs[i * CS_PITCH] before
+// stepping past it; rows outside the image replicate the edge. Written out over a whole batch,
+// each step predicated on `rows`, so that every load is in flight before the first add: a loop
+// over `rows` waits a memory latency a row in the image's short last batch, and its groups finish
+// last (the CUDA twin has the figures).
 inline acc_t fill_column_clamped(__global const pixel_t* column, int width, int height, int y, int rows, int r,
                                  acc_t s, __local acc_t* cs) {
-#pragma unroll WALK_UNROLL
-    for (int i = 0; i < rows; ++i) {
-        cs[i * CS_PITCH] = s;
-        const acc_t add = column[(long)clamp_index((long)y + i + r + 1, height) * width];
-        const acc_t sub = column[(long)clamp_index((long)y + i - r, height) * width];
-        s = slide(s, add, sub);
+    acc_t entering[BATCH_ROWS];
+    acc_t leaving[BATCH_ROWS];
+#pragma unroll
+    for (int i = 0; i < BATCH_ROWS; ++i) {
+        entering[i] = 0;
+        leaving[i] = 0;
+        if (i < rows) {
+            entering[i] = column[(long)clamp_index((long)y + i + r + 1, height) * width];
+            leaving[i] = column[(long)clamp_index((long)y + i - r, height) * width];
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < BATCH_ROWS; ++i) {
+        if (i < rows) {
+            cs[i * CS_PITCH] = s;
+            s = slide(s, entering[i], leaving[i]);
+        }
     }
     return s;
 }
 
-// As fill_column_clamped where the caller guarantees that rows y - r .. y + rows + r all exist:
-// plain pointer steps, unrolled so that WALK_UNROLL loads are in flight.
+// As fill_column_clamped for a whole batch (rows == BATCH_ROWS) where the caller guarantees that
+// rows y - r .. y + rows + r all exist: plain pointer steps, unrolled so that WALK_UNROLL loads
+// are in flight.
 inline acc_t fill_column_inside(__global const pixel_t* column, int width, int y, int rows, int r, acc_t s,
                                 __local acc_t* cs) {
     __global const pixel_t* add = column + (long)(y + r + 1) * width;
@@ -560,7 +573,8 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     const int cols = OUT_COLS + 2 * r;
     const int x0 = get_group_id(0) * OUT_COLS;
     // The strip: the host picks the grid's height (shorter strips give more, shorter-lived
-    // blocks; longer ones fewer window starts), every strip a whole number of batches.
+    // blocks; longer ones fewer window starts), every strip a whole number of batches (the CUDA
+    // twin says why not exactly ceil(height / groups) rows).
     const int groups = (int)get_num_groups(1);
     const int strip = ((height + groups - 1) / groups + BATCH_ROWS - 1) / BATCH_ROWS * BATCH_ROWS;
     const int y0 = get_group_id(1) * strip;
@@ -588,8 +602,8 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     for (int y = y0; y < y_end; y += BATCH_ROWS) {
         const int rows = min(BATCH_ROWS, y_end - y);
         if (walker) {
-            if (y - r >= 0 && y + rows + r < height) {
-                sum = fill_column_inside(column, width, y, rows, r, sum, cs + t);
+            if (rows == BATCH_ROWS && y - r >= 0 && y + rows + r < height) {
+                sum = fill_column_inside(column, width, y, BATCH_ROWS, r, sum, cs + t);
             } else {
                 sum = fill_column_clamped(column, width, height, y, rows, r, sum, cs + t);
             }

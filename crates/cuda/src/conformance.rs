@@ -286,6 +286,31 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
 /// number of batches (a short batch inside the image, stored by the threads), one strip and
 /// several, windows either side of a batch's reach; its default on sm_90 (deep strips: UHD; not
 /// 1000 x 999); and `f32_form` where it does not apply, a bad input naming it.
+/// The fused kernel in any number of strips of whole batches: 300 rows in 1, 3, 7 and 40 strips
+/// are strips of 300, 128, 64 and 32 rows, the image's last batch short (12 rows, the predicated
+/// edge path), with m = 63 windows reaching past both edges of the short strips; width 1021 takes
+/// the byte-a-thread kernel for u8 and direct runs at the right edge for f32.
+#[test]
+fn box_filter_fast_fused_takes_any_number_of_strips() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    for (width, dtype) in [(1021, DType::U8), (1024, DType::F32), (1021, DType::F32)] {
+        for window in [17, 63] {
+            for strips in [1usize, 3, 7, 40] {
+                let problem = Problem::BoxFilter { width, height: 300, window, dtype };
+                let mut tunables = Params::new().with("strips", strips);
+                if dtype == DType::F32 {
+                    tunables = tunables.with("f32_form", "fused");
+                }
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn box_filter_fast_tma_agrees_with_the_reference() {
     if !cuda_ready() {

@@ -254,12 +254,18 @@ fn box_filter_fast_takes_any_number_of_strips() {
         return;
     }
     let info = OpenClBackend.variant(Workload::BoxFilter, "fast").unwrap();
-    for dtype in [DType::U8, DType::F32] {
-        for strips in [1usize, 3, 7, 40] {
-            let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype };
-            let tunables = Params::new().with("strips", strips);
-            let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
-            assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} strips {strips}");
+    // 300 rows in 1, 3, 7 and 40 strips: of 300, 128, 64 and 32 rows, the image's last batch
+    // short (12 rows) and walked by the predicated edge path; width 1021 takes the
+    // byte-a-work-item fused kernel for u8 and direct runs at the right edge for f32, m = 63
+    // windows reaching past both edges of the short strips.
+    for (width, dtype) in [(1024, DType::U8), (1021, DType::U8), (1024, DType::F32), (1021, DType::F32)] {
+        for window in [17, 63] {
+            for strips in [1usize, 3, 7, 40] {
+                let problem = Problem::BoxFilter { width, height: 300, window, dtype };
+                let tunables = Params::new().with("strips", strips);
+                let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} strips {strips}");
+            }
         }
     }
     let wide = Problem::BoxFilter { width: 64, height: 64, window: 65, dtype: DType::U8 };
