@@ -97,7 +97,8 @@
 //          memory.
 //          Two passes: blocks of 32 x 8 threads, grid ceil(cols / 32) x ceil(rows / (SEG * 8))
 //          for the matrix each pass walks (height x width, then width x height).
-// Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32).
+// Defines: DTYPE_U8 or DTYPE_F32 (acc_t: unsigned int for u8, exact; float for f32); f32's fused
+//          entry also FUSED_R, window / 2 (without it the build leaves that entry out).
 
 #include "image_common.cuh"
 
@@ -302,6 +303,63 @@ __device__ __forceinline__ acc_t column_start(const pixel_t* column, int width, 
     return s;
 }
 
+#if defined(DTYPE_F32) && defined(FUSED_R)
+// f32's column walk, the window's radius FUSED_R compiled in (the header says why): the rows
+// leaving a walker's window in a batch are among the 2r + 1 it last loaded (`window_rows`: rows
+// y - r .. y + r, from the window start and the batches' entering rows) or the batch's own
+// entering rows, so each image row is loaded once.
+#define WINDOW_ROWS (2 * FUSED_R + 1)
+
+// The window start of a column at row y, its rows kept in window_rows.
+__device__ __forceinline__ acc_t column_start_kept(const pixel_t* column, int width, int height, int y,
+                                                   acc_t (&window_rows)[WINDOW_ROWS])
+{
+    acc_t s = 0;
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        window_rows[d] = column[(long long)clamp_index((long long)y - FUSED_R + d, height) * width];
+    }
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        s += window_rows[d];
+    }
+    return s;
+}
+
+// One batch of the walk (rows <= BATCH_ROWS from y; short only at a strip's end), its 32 loads
+// issued before the first add, rows outside the image clamped; window_rows advances to the next
+// batch's.
+__device__ __forceinline__ acc_t fill_column_kept(const pixel_t* column, int width, int height, int y, int rows,
+                                                  acc_t s, acc_t* cs, acc_t (&window_rows)[WINDOW_ROWS])
+{
+    acc_t entering[BATCH_ROWS];
+    if (rows == BATCH_ROWS && y + BATCH_ROWS + FUSED_R < height) {
+        const pixel_t* add = column + (long long)(y + FUSED_R + 1) * width;
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            entering[i] = add[(long long)i * width];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            entering[i] = i < rows ? column[(long long)clamp_index((long long)y + i + FUSED_R + 1, height) * width] : 0.0f;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < BATCH_ROWS; ++i) {
+        if (i < rows) {
+            cs[i * CS_PITCH] = s;
+            s = slide(s, entering[i], i < WINDOW_ROWS ? window_rows[i] : entering[i - WINDOW_ROWS]);
+        }
+    }
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        window_rows[d] = d + BATCH_ROWS < WINDOW_ROWS ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
+    }
+    return s;
+}
+#endif
+
 // The first window sum of a run (rcs[0 .. 2r], plus the u8 rounding's bias): chunks of 8
 // predicated shared loads issued together (a plain loop would wait a shared-memory latency per
 // term).
@@ -459,6 +517,8 @@ __device__ __forceinline__ void store_staged(acc_t* cs, acc_t* starts, int r, co
 }
 #endif
 
+// f32 builds without FUSED_R (windows past 63: the two passes) leave it out.
+#if defined(DTYPE_U8) || defined(FUSED_R)
 extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
     box_filter_fast_fused(const pixel_t* in, int width, int height, int window, pixel_t* out)
 {
@@ -470,7 +530,11 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
 #else
     __shared__ acc_t cs[BATCH_ROWS * CS_PITCH];
 #endif
+#ifdef DTYPE_F32
+    const int r = FUSED_R;  // window / 2, compiled in
+#else
     const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS
+#endif
     const int cols = OUT_COLS + 2 * r;
     const int x0 = blockIdx.x * OUT_COLS;
     // The strip: the host picks the grid's height (shorter strips give more, shorter-lived
@@ -491,7 +555,12 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
     // walks twice while the others wait at the barrier) and keeps its running sum over the strip.
     const bool walker = t < cols;
     const pixel_t* column = in + clamp_index((long long)x0 - r + t, width);
+#ifdef DTYPE_F32
+    acc_t window_rows[WINDOW_ROWS];
+    acc_t sum = walker ? column_start_kept(column, width, height, y0, window_rows) : (acc_t)0;
+#else
     acc_t sum = walker ? column_start(column, width, height, y0, r) : (acc_t)0;
+#endif
 
     const RunMean mean(window);
 #ifdef DTYPE_F32
@@ -503,11 +572,15 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
     for (int y = y0; y < y_end; y += BATCH_ROWS) {
         const int rows = min(BATCH_ROWS, y_end - y);
         if (walker) {
+#ifdef DTYPE_F32
+            sum = fill_column_kept(column, width, height, y, rows, sum, cs + t, window_rows);
+#else
             if (rows == BATCH_ROWS && y - r >= 0 && y + rows + r < height) {
                 sum = fill_column<false>(column, width, height, y, BATCH_ROWS, r, sum, cs + t);
             } else {
                 sum = fill_column<true>(column, width, height, y, rows, r, sum, cs + t);
             }
+#endif
         }
         __syncthreads();
 #ifdef DTYPE_F32
@@ -522,6 +595,7 @@ extern "C" __global__ void __launch_bounds__(FUSED_THREADS, 2)
         __syncthreads();
     }
 }
+#endif
 
 #ifdef DTYPE_U8
 // ---------------------------------------------------------------------------------------------

@@ -42,12 +42,20 @@
 //    - The row phase reads the work-item's index where it uses it (item_index_here), so that
 //      nothing derived from it holds registers through the column walk's loads in flight.
 //    - On NVIDIA: strips sized by the host to fill the device in one wave, the L2 hints below,
-//      two groups a compute unit (a register cap of 128), as the CUDA twin, whose header says why
-//      (the rows the resident walkers keep between a row's two loads outgrow L2 with four), and
-//      (f32) a whole batch's loads issued before the walk's first add, written out
-//      (fill_column_inside): NVIDIA's compiler keeps 16 steps' loads ahead of a loop unrolled 16
-//      deep and only 7 of one unrolled 32 deep, which ran 1.9-2.2x slower (reports/2026-11-26-h100/
-//      experiments/call-50, call-113, call-116).
+//      two groups a compute unit (a register cap of 128), as the CUDA twin, whose header says why.
+//    - f32: the window's radius is compiled in (the host's FUSED_R), and a column walker loads
+//      each image row once: the rows leaving its window are among the 2r + 1 it last loaded, kept
+//      in registers (column_start_kept, fill_column_kept), so a batch of 32 steps is 32 loads
+//      issued together (written out: NVIDIA's compiler kept 7 loads ahead of a loop unrolled 32
+//      deep, call-116). Loading the leaving rows a second time, from L2, as the u8 byte form
+//      does, ran 3-13% slower on an H100: at m < 32 the second load of a row comes in the same
+//      batch as the first, still in flight (the kernel's time fell from m = 3 to 17: 8K 0.1147 to
+//      0.1055 ms, call-332), and at m = 63 the rows kept in L2 between the two loads outgrow it.
+//      7680 x 4320, kernel ms at m = 3 / 5 / 17 / 31 / 45 / 63, each row once / twice, CUDA's
+//      copy-engine form in the same rounds (call-333): 0.1022 / 0.1020 / 0.1031 / 0.1039 / 0.1032
+//      / 0.1127 against 0.1148 / 0.1120 / 0.1058 / 0.1064 / 0.1138 / 0.1242, CUDA 0.0955 / 0.0956
+//      / 0.0963 / 0.0970 / 0.0980 / 0.0991. At m = 63 the 63 kept rows take the register cap with
+//      36 bytes of spills.
 //    No shuffles: OpenCL 1.2 has none, nor does the design need them. Measurements: see the
 //    CUDA twin (kernels/cuda/box_filter_fast.cu), where u8 held 28-38% of an H100's copy
 //    bandwidth, bound by instructions and latency (byte loads, one column per work-item), not by
@@ -78,7 +86,8 @@
 //          U8_OUT_COLS) x ceil(height / strip rows) groups. Two passes: groups of 32 x 8
 //          work-items, ceil(cols / 32) x ceil(rows / (SEG * 8)) groups for the matrix each pass
 //          walks (height x width, then width x height).
-// Defines: DTYPE_U8 or DTYPE_F32 (acc_t: uint for u8, exact; float for f32).
+// Defines: DTYPE_U8 or DTYPE_F32 (acc_t: uint for u8, exact; float for f32); f32's fused entry
+//          also FUSED_R, window / 2 (without it the build leaves that entry out).
 
 #include "image_common.h"
 
@@ -87,11 +96,6 @@
 // loaded for the last time (it was loaded 2r + 1 rows before as the entering one), and outputs
 // are streamed, so neither keeps rows still to come back out of L2.
 #ifdef NV_PTX
-inline float load_last_f32(__global const float* p) {
-    float v;
-    asm("ld.global.lu.f32 %0, [%1];" : "=f"(v) : "l"(p));
-    return v;
-}
 inline uint load_last_u32(__global const uint* p) {
     uint v;
     asm("ld.global.lu.u32 %0, [%1];" : "=r"(v) : "l"(p));
@@ -106,9 +110,6 @@ inline void store_stream_u32x4(__global uint4* p, uint4 v) {
                  : "memory");
 }
 #else
-inline float load_last_f32(__global const float* p) {
-    return *p;
-}
 inline uint load_last_u32(__global const uint* p) {
     return *p;
 }
@@ -255,6 +256,8 @@ inline acc_t slide(acc_t s, acc_t add, acc_t sub) {
 #endif
 }
 
+#ifdef DTYPE_U8
+// The u8 byte form's column walk (the window's radius a run-time value; f32's below).
 // Slides the vertical window sum `s` of one image column (`column` points at its row 0) down
 // rows y .. y + rows - 1 (rows <= BATCH_ROWS), storing each row's sum at cs[i * CS_PITCH] before
 // stepping past it; rows outside the image replicate the edge. Written out over a whole batch,
@@ -291,36 +294,10 @@ inline acc_t fill_column_inside(__global const pixel_t* column, int width, int y
                                 __local acc_t* cs) {
     __global const pixel_t* add = column + (long)(y + r + 1) * width;
     __global const pixel_t* sub = column + (long)(y - r) * width;
-#if defined(DTYPE_F32) && defined(REGISTER_CAP) && REGISTER_CAP >= 128
-    // NVIDIA at two groups a compute unit: a whole batch's loads, both rows of each step, issued
-    // before its first add, as the CUDA twin's walk does. The loop below keeps 16 rows' loads ahead
-    // (32 in its SASS); unrolled 32 deep, NVIDIA's compiler kept 7 and ran 2.2x slower (call-113,
-    // call-116); written out, 57 come first (call-117: 8K m = 17 / 31 0.1170 / 0.1173 ms against the
-    // loop's 0.1224 / 0.1240).
-    if (rows == BATCH_ROWS) {
-        acc_t entering[BATCH_ROWS];
-        acc_t leaving[BATCH_ROWS];
-#pragma unroll
-        for (int i = 0; i < BATCH_ROWS; ++i) {
-            entering[i] = add[(long)i * width];
-            leaving[i] = load_last_f32(sub + (long)i * width);
-        }
-#pragma unroll
-        for (int i = 0; i < BATCH_ROWS; ++i) {
-            cs[i * CS_PITCH] = s;
-            s = slide(s, entering[i], leaving[i]);
-        }
-        return s;
-    }
-#endif
 #pragma unroll WALK_UNROLL
     for (int i = 0; i < rows; ++i) {
         cs[i * CS_PITCH] = s;
-#ifdef DTYPE_F32
-        s = slide(s, *add, load_last_f32(sub));
-#else
         s = slide(s, (acc_t)*add, (acc_t)*sub);
-#endif
         add += width;
         sub += width;
     }
@@ -356,6 +333,60 @@ inline acc_t column_start(__global const pixel_t* column, int width, int height,
     }
     return s;
 }
+#endif
+
+#if defined(DTYPE_F32) && defined(FUSED_R)
+// f32's column walk, the window's radius FUSED_R compiled in (the header says why): the rows
+// leaving a walker's window in a batch are among the 2r + 1 it last loaded (`window_rows`: rows
+// y - r .. y + r, from the window start and the batches' entering rows) or the batch's own
+// entering rows.
+#define WINDOW_ROWS (2 * FUSED_R + 1)
+
+// The window start of a column at row y, its rows kept in window_rows.
+inline acc_t column_start_kept(__global const pixel_t* column, int width, int height, int y, acc_t* window_rows) {
+    acc_t s = 0;
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        window_rows[d] = column[(long)clamp_index((long)y - FUSED_R + d, height) * width];
+    }
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        s += window_rows[d];
+    }
+    return s;
+}
+
+// One batch of the walk (rows <= BATCH_ROWS from y; short only at a strip's end), rows outside
+// the image clamped, window_rows advanced to the next batch's.
+inline acc_t fill_column_kept(__global const pixel_t* column, int width, int height, int y, int rows, acc_t s,
+                              __local acc_t* cs, acc_t* window_rows) {
+    acc_t entering[BATCH_ROWS];
+    if (rows == BATCH_ROWS && y + BATCH_ROWS + FUSED_R < height) {
+        __global const pixel_t* add = column + (long)(y + FUSED_R + 1) * width;
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            entering[i] = add[(long)i * width];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < BATCH_ROWS; ++i) {
+            entering[i] = i < rows ? column[(long)clamp_index((long)y + i + FUSED_R + 1, height) * width] : 0.0f;
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < BATCH_ROWS; ++i) {
+        if (i < rows) {
+            cs[i * CS_PITCH] = s;
+            s = slide(s, entering[i], i < WINDOW_ROWS ? window_rows[i] : entering[i - WINDOW_ROWS]);
+        }
+    }
+#pragma unroll
+    for (int d = 0; d < WINDOW_ROWS; ++d) {
+        window_rows[d] = d + BATCH_ROWS < WINDOW_ROWS ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
+    }
+    return s;
+}
+#endif
 
 // The first window sum of a run (rcs[0 .. 2r], plus the u8 rounding's bias): chunks of 8
 // predicated local loads issued together (a plain loop would wait a local-memory latency per
@@ -559,6 +590,8 @@ inline void store_staged(__local acc_t* cs, __local acc_t* starts, int r, RunMea
 }
 #endif
 
+// f32 builds without FUSED_R (windows past 63: the two passes) leave it out.
+#if defined(DTYPE_U8) || defined(FUSED_R)
 __kernel FUSED_GROUP_ATTR
 void box_filter_fast_fused(__global const pixel_t* in, int width, int height, int window, __global pixel_t* out) {
 #ifdef DTYPE_F32
@@ -569,7 +602,11 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
 #else
     __local acc_t cs[BATCH_ROWS * CS_PITCH];
 #endif
+#ifdef DTYPE_F32
+    const int r = FUSED_R;  // window / 2, compiled in
+#else
     const int r = window / 2;  // the host keeps r <= FUSED_MAX_RADIUS
+#endif
     const int cols = OUT_COLS + 2 * r;
     const int x0 = get_group_id(0) * OUT_COLS;
     // The strip: the host picks the grid's height (shorter strips give more, shorter-lived
@@ -590,7 +627,12 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     // the strip.
     const bool walker = t < cols;
     __global const pixel_t* column = in + clamp_index((long)x0 - r + t, width);
+#ifdef DTYPE_F32
+    acc_t window_rows[WINDOW_ROWS];
+    acc_t sum = walker ? column_start_kept(column, width, height, y0, window_rows) : (acc_t)0;
+#else
     acc_t sum = walker ? column_start(column, width, height, y0, r) : (acc_t)0;
+#endif
 
     const RunMean mean = run_mean(window);
 #ifdef DTYPE_F32
@@ -602,11 +644,15 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
     for (int y = y0; y < y_end; y += BATCH_ROWS) {
         const int rows = min(BATCH_ROWS, y_end - y);
         if (walker) {
+#ifdef DTYPE_F32
+            sum = fill_column_kept(column, width, height, y, rows, sum, cs + t, window_rows);
+#else
             if (rows == BATCH_ROWS && y - r >= 0 && y + rows + r < height) {
                 sum = fill_column_inside(column, width, y, BATCH_ROWS, r, sum, cs + t);
             } else {
                 sum = fill_column_clamped(column, width, height, y, rows, r, sum, cs + t);
             }
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef DTYPE_F32
@@ -621,6 +667,7 @@ void box_filter_fast_fused(__global const pixel_t* in, int width, int height, in
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
+#endif
 
 #ifdef DTYPE_U8
 // ---------------------------------------------------------------------------------------------

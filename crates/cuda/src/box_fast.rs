@@ -153,7 +153,12 @@ fn running_sum_launches<P: Pixel>(
 ) -> Result<Launches<P>, Error> {
     let Problem::BoxFilter { width, height, window, dtype } = ctx.problem else { return Err(wrong_input()) };
     let fused = fused_launch(dtype, width, height, window);
-    let module = ctx.compiler.load(ctx.gpu, FILE, defines::<P>())?;
+    // f32's fused walk keeps its window's rows in registers, so the radius is compiled in.
+    let module_defines = match (dtype, &fused) {
+        (DType::F32, Some(_)) => defines::<P>().set("FUSED_R", window / 2),
+        _ => defines::<P>(),
+    };
+    let module = ctx.compiler.load(ctx.gpu, FILE, module_defines)?;
     // The u8 images the fused kernel takes a word at a time: the word form or the ring form.
     let word_width = dtype == DType::U8 && width % 4 == 0 && fused.is_some();
     let (launches, colsum_t) = if let Some(fused) = fused {

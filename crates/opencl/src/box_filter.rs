@@ -486,12 +486,18 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     // NVIDIA's compiler takes inline PTX: the u8 word form splits words by byte permutes, as the
     // CUDA twin does.
     let defines = if ctx.device.is_nvidia() { defines.flag("NV_PTX") } else { defines };
+    let fused = fused_launch(image.dtype, w, h, image.window);
+    // f32's fused walk keeps its window's rows in registers, so the radius is compiled in.
+    let defines = match (image.dtype, &fused) {
+        (DType::F32, Some(_)) => defines.set("FUSED_R", image.window / 2),
+        _ => defines,
+    };
     let vendor = VendorOptions { nv_max_registers: cap, ..Default::default() };
     let program = build_with(ctx.device, "box_filter_fast", &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
     plan.uses(&program);
     let input = image.buffers(&mut plan)?;
-    if let Some(fused) = fused_launch(image.dtype, w, h, image.window) {
+    if let Some(fused) = fused {
         if image.dtype == DType::U8 && w % 4 == 0 {
             // The ring form: forced by tunable `form`, or by default on NVIDIA where its one-wave
             // strips are RING_MIN_ROWS deep or more; elsewhere the word form.
