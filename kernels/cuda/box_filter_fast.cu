@@ -64,6 +64,15 @@
 //      a ring of each walker's last 2r + 1 rows in      0.142 / 0.150 / 0.162 (2 to 4 blocks an
 //      shared memory instead of the second load         SM by m); the ring 32 loads ahead 0.162 /
 //                                                       0.172 / 0.196
+//    f32 since then: the window's radius compiled in (the host's FUSED_R) and each image row loaded
+//    once, the rows leaving a walker's window kept in registers from their first load
+//    (column_start_kept, fill_column_kept): loaded twice, the second load at m < 32 came in the
+//    same batch as the first, still in flight, and the kernel's time fell as m grew from 3 to 17
+//    (NVIDIA's OpenCL twin 8K 0.1147 -> 0.1055 ms, call-332); at m = 63 the 63 kept rows take the
+//    register cap with 36 bytes of spills. Kernel us, loaded once / twice, same rounds (call-334):
+//      1920 x 1080 m = 5 / 31 / 63     7.21 / 8.74 / 11.68 against 9.35 / 9.86 / 13.88
+//      4096 x 4096                     52.4 / 53.5 / 57.3 against 57.6 / 57.0 / 63.2
+//      7680 x 4320                     100.2 / 101.8 / 108.2 against 110.5 / 105.7 / 121.6
 //    On sm_90 the f32 images whose input and output exceed three quarters of the L2 take this plan
 //    fed by the copy engine instead (kernels/cuda/box_filter_fast_tma.cu: the loads in flight held by
 //    tensor copies, not registers; 7680 x 4320 m = 5 / 31 / 63 0.095 / 0.097 / 0.098 ms).
