@@ -351,7 +351,8 @@ __device__ __forceinline__ acc_t fill_column_kept(const pixel_t* column, int wid
     } else {
 #pragma unroll
         for (int i = 0; i < BATCH_ROWS; ++i) {
-            entering[i] = i < rows ? column[(long long)clamp_index((long long)y + i + FUSED_R + 1, height) * width] : 0.0f;
+            const int row = clamp_index((long long)y + i + FUSED_R + 1, height);
+            entering[i] = i < rows ? column[(long long)row * width] : 0.0f;
         }
     }
 #pragma unroll
@@ -363,7 +364,8 @@ __device__ __forceinline__ acc_t fill_column_kept(const pixel_t* column, int wid
     }
 #pragma unroll
     for (int d = 0; d < WINDOW_ROWS; ++d) {
-        window_rows[d] = d + BATCH_ROWS < WINDOW_ROWS ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
+        const bool kept = d + BATCH_ROWS < WINDOW_ROWS;  // still in the window after this batch
+        window_rows[d] = kept ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
     }
     return s;
 }

@@ -48,7 +48,7 @@
 //      in registers (column_start_kept, fill_column_kept), so a batch of 32 steps is 32 loads
 //      issued together (written out: NVIDIA's compiler kept 7 loads ahead of a loop unrolled 32
 //      deep, call-116). Loading the leaving rows a second time, from L2, as the u8 byte form
-//      does, ran 3-13% slower on an H100: at m < 32 the second load of a row comes in the same
+//      does, ran 2-13% slower on an H100: at m < 32 the second load of a row comes in the same
 //      batch as the first, still in flight (the kernel's time fell from m = 3 to 17: 8K 0.1147 to
 //      0.1055 ms, call-332), and at m = 63 the rows kept in L2 between the two loads outgrow it.
 //      7680 x 4320, kernel ms at m = 3 / 5 / 17 / 31 / 45 / 63, each row once / twice, CUDA's
@@ -370,7 +370,8 @@ inline acc_t fill_column_kept(__global const pixel_t* column, int width, int hei
     } else {
 #pragma unroll
         for (int i = 0; i < BATCH_ROWS; ++i) {
-            entering[i] = i < rows ? column[(long)clamp_index((long)y + i + FUSED_R + 1, height) * width] : 0.0f;
+            const int row = clamp_index((long)y + i + FUSED_R + 1, height);
+            entering[i] = i < rows ? column[(long)row * width] : 0.0f;
         }
     }
 #pragma unroll
@@ -382,7 +383,8 @@ inline acc_t fill_column_kept(__global const pixel_t* column, int width, int hei
     }
 #pragma unroll
     for (int d = 0; d < WINDOW_ROWS; ++d) {
-        window_rows[d] = d + BATCH_ROWS < WINDOW_ROWS ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
+        const bool kept = d + BATCH_ROWS < WINDOW_ROWS;  // still in the window after this batch
+        window_rows[d] = kept ? window_rows[d + BATCH_ROWS] : entering[d + BATCH_ROWS - WINDOW_ROWS];
     }
     return s;
 }
