@@ -48,7 +48,7 @@
 //      in registers (column_start_kept, fill_column_kept), so a batch of 32 steps is 32 loads
 //      issued together (written out: NVIDIA's compiler kept 7 loads ahead of a loop unrolled 32
 //      deep, call-116). Loading the leaving rows a second time, from L2, as the u8 byte form
-//      does, ran 2-13% slower on an H100: at m < 32 the second load of a row comes in the same
+//      does, ran 2-12% slower on an H100: at m < 32 the second load of a row comes in the same
 //      batch as the first, still in flight (the kernel's time fell from m = 3 to 17: 8K 0.1147 to
 //      0.1055 ms, call-332), and at m = 63 the rows kept in L2 between the two loads outgrow it.
 //      7680 x 4320, kernel ms at m = 3 / 5 / 17 / 31 / 45 / 63, each row once / twice, CUDA's
