@@ -6,7 +6,7 @@
 use crate::buffers::DeviceBuffer;
 use crate::cl_error::cl_failure;
 use crate::device::Device;
-use crate::launch::{int, Arg, Launch};
+use crate::launch::{int, runtime, Arg, Launch};
 use crate::program::build;
 use crate::timing::span_ms;
 use dspbench_core::Error;
@@ -104,10 +104,7 @@ fn enqueue_copy_untimed(
     dst: &DeviceBuffer,
     bytes: usize,
 ) -> Result<(), Error> {
-    let runtime = cl3::load_library()
-        .as_ref()
-        .map_err(|e| Error::device(format!("the OpenCL library could not be opened: {e}")))?;
-    let status = runtime
+    let status = runtime()?
         .clEnqueueCopyBuffer(queue.get(), src.mem(), dst.mem(), 0, 0, bytes, 0, ptr::null(), ptr::null_mut())
         .ok_or_else(|| Error::device("the OpenCL library has no clEnqueueCopyBuffer"))?;
     if status != CL_SUCCESS {

@@ -120,10 +120,7 @@ impl Launch {
     /// gives events to the launches that bound its span and enqueues the rest through this.
     /// opencl3 always asks for an event, hence the call into the loaded library itself.
     pub(crate) fn enqueue_untimed(&self, queue: &CommandQueue) -> Result<(), Error> {
-        let runtime = cl3::load_library()
-            .as_ref()
-            .map_err(|e| Error::device(format!("the OpenCL library could not be opened: {e}")))?;
-        let status = runtime
+        let status = runtime()?
             .clEnqueueNDRangeKernel(
                 queue.get(),
                 self.kernel.get(),
@@ -238,6 +235,14 @@ pub(crate) fn nvidia_resident_items(register_cap: u32) -> usize {
 /// `n` rounded up to a multiple of `m` (m > 0).
 pub(crate) fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
+}
+
+/// The OpenCL library's own entry points, for commands enqueued with no event, which opencl3's
+/// wrappers always create: an event on every command lengthens what a batch times on NVIDIA's
+/// OpenCL (reports/2026-11-26-h100/experiments call-336), so a batch's commands between its first
+/// and last go without.
+pub(crate) fn runtime() -> Result<&'static cl3::OpenClRuntime, Error> {
+    cl3::load_library().as_ref().map_err(|e| Error::device(format!("the OpenCL library could not be opened: {e}")))
 }
 
 #[cfg(test)]
