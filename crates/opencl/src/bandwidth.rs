@@ -8,12 +8,13 @@ use crate::cl_error::cl_failure;
 use crate::device::Device;
 use crate::launch::{int, runtime, Arg, Launch};
 use crate::program::build;
-use crate::timing::span_ms;
+use crate::timing::batch_span_ms;
 use dspbench_core::Error;
 use dspbench_kernels::Defines;
 use dspbench_stats::{cell_copy_shape, CopyProtocol, CopyRoof, DeviceCopy};
 use opencl3::command_queue::CommandQueue;
 use opencl3::error_codes::{ClError, CL_SUCCESS};
+use opencl3::types::cl_mem;
 use std::ptr;
 
 /// Bytes copied: far beyond any cache (256 MiB on GPUs, 64 MiB on CPUs, whose drivers copy in
@@ -55,37 +56,36 @@ fn measure_bytes(device: &Device, bytes: usize, protocol: CopyProtocol, batch: u
     dst.fill(&queue, 0u32)?;
     let zero_time = || Error::device("the device reported a zero-length copy time");
     let mut copy = DeviceCopy::default();
+    let (src_mem, dst_mem) = (src.mem(), dst.mem());
     let driver_copy = || {
         let _one_at_a_time = device.launch_guard();
-        // SAFETY: both buffers hold `bytes`; the copy does not overlap.
-        let first = unsafe { queue.enqueue_copy_buffer(src.raw(), dst.raw_mut(), 0, 0, bytes, &[]) }
-            .map_err(|e| cl_failure(e, "timing a device-to-device copy"))?;
-        for _ in 2..batch {
-            enqueue_copy_untimed(&queue, &src, &dst, bytes)?;
-        }
-        let last = match batch {
-            1 => None,
-            // SAFETY: as the first.
-            _ => Some(
+        let what = "timing a device-to-device copy";
+        let span = batch_span_ms(
+            &queue,
+            batch,
+            what,
+            |_| {
+                // SAFETY: both buffers hold `bytes`; the copy does not overlap.
                 unsafe { queue.enqueue_copy_buffer(src.raw(), dst.raw_mut(), 0, 0, bytes, &[]) }
-                    .map_err(|e| cl_failure(e, "timing a device-to-device copy"))?,
-            ),
-        };
-        queue.finish().map_err(|e| cl_failure(e, "waiting for device-to-device copies"))?;
-        Ok(span_ms(&first, last.as_ref().unwrap_or(&first))? / batch as f64)
+                    .map_err(|e| cl_failure(e, what))
+            },
+            |_| enqueue_copy_untimed(&queue, src_mem, dst_mem, bytes),
+        )?;
+        Ok(span / batch as f64)
     };
     copy.record("driver copy", CopyRoof::measure(bytes, protocol, driver_copy, zero_time));
     let kernel_copy = || -> Result<CopyRoof, Error> {
         let launch = copy_kernel(device, &src, &dst)?;
         let copy = || {
             let _one_at_a_time = device.launch_guard();
-            let first = launch.enqueue(&queue)?;
-            for _ in 2..batch {
-                launch.enqueue_untimed(&queue)?;
-            }
-            let last = if batch > 1 { Some(launch.enqueue(&queue)?) } else { None };
-            queue.finish().map_err(|e| cl_failure(e, "waiting for the copy kernel"))?;
-            Ok(span_ms(&first, last.as_ref().unwrap_or(&first))? / batch as f64)
+            let span = batch_span_ms(
+                &queue,
+                batch,
+                "running the copy kernel",
+                |_| launch.enqueue(&queue),
+                |_| launch.enqueue_untimed(&queue),
+            )?;
+            Ok(span / batch as f64)
         };
         CopyRoof::measure(bytes, protocol, copy, zero_time)
     };
@@ -93,19 +93,12 @@ fn measure_bytes(device: &Device, bytes: usize, protocol: CopyProtocol, batch: u
     Ok(copy)
 }
 
-/// Enqueues a copy of `bytes` from `src` into `dst` with no event. A batch's copies carry events on
-/// the first and last only, as a batch's kernels do (`Launch::enqueue_untimed`): on NVIDIA's OpenCL
-/// an event on every command lengthens what it times (an H100, 200 copy kernels of 33 MB back to
-/// back: 28.2 us a copy with an event each against 25.7 with two, the same with no profiling at
-/// all; reports/2026-11-26-h100/experiments/calls-335-337.tar.xz, call-336).
-fn enqueue_copy_untimed(
-    queue: &CommandQueue,
-    src: &DeviceBuffer,
-    dst: &DeviceBuffer,
-    bytes: usize,
-) -> Result<(), Error> {
+/// Enqueues a copy of `bytes` from `src` into `dst` with no event: the copies between a batch's
+/// first and last (`batch_span_ms` says why; an H100, 200 copy kernels of 33 MB back to back: 28.2
+/// us a copy with an event each against 25.7 with two, reports/2026-11-26-h100/experiments call-336).
+fn enqueue_copy_untimed(queue: &CommandQueue, src: cl_mem, dst: cl_mem, bytes: usize) -> Result<(), Error> {
     let status = runtime()?
-        .clEnqueueCopyBuffer(queue.get(), src.mem(), dst.mem(), 0, 0, bytes, 0, ptr::null(), ptr::null_mut())
+        .clEnqueueCopyBuffer(queue.get(), src, dst, 0, 0, bytes, 0, ptr::null(), ptr::null_mut())
         .ok_or_else(|| Error::device("the OpenCL library has no clEnqueueCopyBuffer"))?;
     if status != CL_SUCCESS {
         return Err(cl_failure(ClError(status), "timing a device-to-device copy"));
@@ -149,7 +142,7 @@ mod tests {
         let mut dst = DeviceBuffer::new(&device, data.len() + 16, "destination").unwrap();
         src.write(&queue, &data).unwrap().wait().unwrap();
         dst.fill(&queue, 0xEEEE_EEEEu32).unwrap().wait().unwrap();
-        enqueue_copy_untimed(&queue, &src, &dst, data.len()).unwrap();
+        enqueue_copy_untimed(&queue, src.mem(), dst.mem(), data.len()).unwrap();
         queue.finish().unwrap();
         let mut back = vec![0u8; data.len() + 16];
         dst.read(&queue, &mut back).unwrap().wait().unwrap();

@@ -2,11 +2,10 @@
 //! launched as the runner launches a short cell's batch (`Planned::execute`): back to back,
 //! profiling events on the first and last launch only, the span between them.
 
-use crate::cl_error::cl_failure;
 use crate::device::Device;
 use crate::launch::Launch;
 use crate::program::build;
-use crate::timing::span_ms;
+use crate::timing::batch_span_ms;
 use dspbench_core::Error;
 use dspbench_kernels::Defines;
 use dspbench_stats::{LaunchFloor, FLOOR_BATCH};
@@ -23,12 +22,12 @@ pub(crate) fn measure(device: &Device) -> Result<LaunchFloor, Error> {
     let launch = Launch::new(device, &program, FLOOR_FILE, &[], [items, 1], [items, 1])?;
     LaunchFloor::measure(|| {
         let _one_at_a_time = device.launch_guard();
-        let first = launch.enqueue(&queue)?;
-        for _ in 0..FLOOR_BATCH - 2 {
-            launch.enqueue_untimed(&queue)?;
-        }
-        let last = launch.enqueue(&queue)?;
-        queue.finish().map_err(|e| cl_failure(e, "running the empty kernel"))?;
-        span_ms(&first, &last)
+        batch_span_ms(
+            &queue,
+            FLOOR_BATCH,
+            "running the empty kernel",
+            |_| launch.enqueue(&queue),
+            |_| launch.enqueue_untimed(&queue),
+        )
     })
 }

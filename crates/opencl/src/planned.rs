@@ -8,7 +8,7 @@ use crate::cl_error::cl_failure;
 use crate::device::Device;
 use crate::launch::{Arg, Launch};
 use crate::program::Program;
-use crate::timing::{event_ms, span_ms};
+use crate::timing::{batch_span_ms, event_ms};
 use dspbench_core::{
     Algorithm, AlgorithmId, Complex32, Error, ExecInfo, Input, Output, Pixels, Problem, RunTime, Transfer,
 };
@@ -213,30 +213,22 @@ impl Planned {
     }
 
     /// Enqueues `launches` in order, `calls` times over, and waits for them; the span of their
-    /// device time, from the first launch's start to the last one's end (only those two carry
-    /// profiling events: an event on every launch costs NVIDIA's OpenCL microseconds each).
+    /// device time, from the first launch's start to the last one's end (`batch_span_ms`).
     fn execute(&self, launches: &[Launch], calls: usize) -> Result<Option<f64>, Error> {
         let total = launches.len() * calls;
         if total == 0 {
             return Ok(None);
         }
         let _one_at_a_time = self.device.launch_guard();
-        let mut all = launches.iter().cycle().take(total);
-        let first = all.next().expect("total > 0").enqueue(&self.queue)?;
-        let last = match total {
-            1 => None,
-            _ => {
-                for launch in all.by_ref().take(total - 2) {
-                    launch.enqueue_untimed(&self.queue)?;
-                }
-                Some(all.next().expect("total >= 2").enqueue(&self.queue)?)
-            }
-        };
-        // clFinish rather than waiting on the event: a failed launch then shows as an error here.
-        self.queue
-            .finish()
-            .map_err(|e| cl_failure(e, &format!("running {} `{}`", self.id.workload, self.id.variant)))?;
-        span_ms(&first, last.as_ref().unwrap_or(&first)).map(Some)
+        let launch = |i: usize| &launches[i % launches.len()];
+        batch_span_ms(
+            &self.queue,
+            total,
+            &format!("running {} `{}`", self.id.workload, self.id.variant),
+            |i| launch(i).enqueue(&self.queue),
+            |i| launch(i).enqueue_untimed(&self.queue),
+        )
+        .map(Some)
     }
 }
 
