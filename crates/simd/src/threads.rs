@@ -25,6 +25,9 @@ pub(crate) struct Workers {
 /// A rayon pool and the CPU each of its threads is bound to (empty when unbound).
 struct Pool {
     pool: ThreadPool,
+    /// Whether the thread that built the pool is its thread 0 (see [`Pool::start`]); that thread
+    /// keeps its own placement, so `cpus[0]` is then only the CPU left free for it.
+    caller_joined: bool,
     cpus: Vec<usize>,
 }
 
@@ -62,12 +65,16 @@ impl Workers {
         Ok(Workers { threads, pool: Some(pool) })
     }
 
-    /// How the threads are placed, for the records: `cpus 0,1` or `unbound`.
+    /// How the threads are placed, for the records: `cpus 0,1`, `caller + cpus 1` (the calling
+    /// thread is one of the workers), `unbound` or `caller + unbound`.
     pub(crate) fn placement(&self) -> String {
-        match &self.pool {
-            None => "caller's thread".to_string(),
-            Some(pool) if pool.cpus.is_empty() => "unbound".to_string(),
-            Some(pool) => format!("cpus {}", pool.cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")),
+        let Some(pool) = &self.pool else { return "caller's thread".to_string() };
+        let caller = if pool.caller_joined { "caller + " } else { "" };
+        let bound = &pool.cpus[usize::from(pool.caller_joined).min(pool.cpus.len())..];
+        if pool.cpus.is_empty() {
+            format!("{caller}unbound")
+        } else {
+            format!("{caller}cpus {}", bound.iter().map(usize::to_string).collect::<Vec<_>>().join(","))
         }
     }
 
@@ -92,17 +99,18 @@ impl Workers {
         T: Send,
         F: Fn(usize, &mut [T]) + Send + Sync,
     {
-        match &self.pool {
-            None => data.chunks_mut(chunk_len).enumerate().for_each(|(i, chunk)| f(i, chunk)),
-            Some(pool) => {
-                pool.pool.install(|| data.par_chunks_mut(chunk_len).enumerate().for_each(|(i, chunk)| f(i, chunk)))
-            }
-        }
+        let mut states = vec![(); data.len().div_ceil(chunk_len.max(1))];
+        self.for_each_chunk_with(data, chunk_len, &mut states, |i, chunk, ()| f(i, chunk));
     }
 
     /// Calls `f(index, chunk, state)` for every `chunk_len`-long chunk of `data` (the last may be
     /// shorter) and the state of the same index, on the pool's threads. `states` holds one state
     /// per chunk, so no chunk ever waits for or allocates scratch.
+    ///
+    /// Each thread owns a fixed run of the chunks ([`owned_first`]), so that from one call to the
+    /// next a chunk's data stays in the cache of the core that used it last. Rayon's own split hands
+    /// a chunk to whichever thread comes first: on a 2-core VM a 64 x 1024 FFT's half megabyte then
+    /// crossed between the cores' caches on every call, and two threads ran slower than one.
     pub(crate) fn for_each_chunk_with<T, S, F>(&self, data: &mut [T], chunk_len: usize, states: &mut [S], f: F)
     where
         T: Send,
@@ -110,30 +118,61 @@ impl Workers {
         F: Fn(usize, &mut [T], &mut S) + Send + Sync,
     {
         debug_assert_eq!(data.len().div_ceil(chunk_len.max(1)), states.len(), "one state per chunk");
+        let count = states.len();
+        let chunks = data.chunks_mut(chunk_len.max(1)).zip(states).enumerate();
         match &self.pool {
-            None => {
-                data.chunks_mut(chunk_len).zip(states).enumerate().for_each(|(i, (chunk, state))| f(i, chunk, state))
+            // One chunk gains nothing from a hand-over to another thread, which costs tens of
+            // microseconds on a VM (a 65536-point FFT on the pool's thread: 0.20 ms against 0.15).
+            Some(pool) if count > 1 => {
+                let chunks: Vec<_> = chunks.map(|(i, (chunk, state))| Mutex::new(Some((i, chunk, state)))).collect();
+                let threads = self.threads;
+                // One task a thread, each run by whichever thread picks it up: a thread that comes late
+                // (a neighbour had its core) finds its chunks done by the others, and nothing waits for it.
+                pool.pool.install(|| {
+                    (0..threads).into_par_iter().for_each(|_| {
+                        let me = rayon::current_thread_index().unwrap_or(0);
+                        for k in owned_first(me, threads, chunks.len()) {
+                            let taken = chunks[k].lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+                            if let Some((i, chunk, state)) = taken {
+                                f(i, chunk, state);
+                            }
+                        }
+                    })
+                })
             }
-            Some(pool) => pool.pool.install(|| {
-                data.par_chunks_mut(chunk_len)
-                    .zip(states.par_iter_mut())
-                    .enumerate()
-                    .for_each(|(i, (chunk, state))| f(i, chunk, state))
-            }),
+            _ => chunks.for_each(|(i, (chunk, state))| f(i, chunk, state)),
         }
     }
 }
 
+/// The order in which thread `me` of `threads` takes `chunks` chunks: its own run first (thread
+/// t owns the t-th of `threads` equal runs, in order), then the others' runs from their far ends,
+/// so that a thread helping out takes the chunks their owner would come to last.
+fn owned_first(me: usize, threads: usize, chunks: usize) -> impl Iterator<Item = usize> {
+    let run = move |t: usize| (t * chunks / threads)..((t + 1) * chunks / threads);
+    let others = (1..threads).map(move |d| (me + d) % threads);
+    run(me).chain(others.flat_map(move |t| run(t).rev()))
+}
+
 impl Pool {
-    /// `threads` workers, each bound to its own CPU of those this process may use (round robin
-    /// when there are more threads than CPUs). Unbound, the scheduler could wake two workers on
-    /// one CPU and keep them there: measured on a 2-core VM, whole plans then ran at half speed.
+    /// `threads` workers, the thread that builds the pool (the one that plans, and then runs, a
+    /// kernel) among them, the others each bound to its own CPU of those this process may use
+    /// (round robin when there are more threads than CPUs).
+    ///
+    /// The building thread joins so that a call does its share of the work instead of handing
+    /// the whole of it to the pool and sleeping until it is done: that hand-over and wake-up cost
+    /// 20-40 us a call on a 2-core VM, and a 64 x 1024 FFT (60-90 us on one thread) ran slower on
+    /// two. A thread already in a pool cannot join a second one; the pool then has its own threads
+    /// only, as does a pool whose builder has gone (its share is then taken by the others).
+    /// Unbound, the scheduler could wake two workers on one CPU and keep them there: measured on a
+    /// 2-core VM, whole plans then ran at half speed.
     fn start(threads: usize) -> Result<Pool, Error> {
         let allowed = core_affinity::get_core_ids().unwrap_or_default();
         let cpus: Vec<usize> =
             if allowed.is_empty() { Vec::new() } else { (0..threads).map(|i| allowed[i % allowed.len()].id).collect() };
+        let caller_joined = rayon::current_thread_index().is_none();
         let bind = cpus.clone();
-        let pool = ThreadPoolBuilder::new()
+        let builder = ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("dspbench-simd-{i}"))
             .start_handler(move |i| {
@@ -141,10 +180,10 @@ impl Pool {
                     // Best effort: where binding is refused the thread runs unbound, as it would anyway.
                     core_affinity::set_for_current(core_affinity::CoreId { id });
                 }
-            })
-            .build()
-            .map_err(|e| Error::device(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Pool { pool, cpus })
+            });
+        let builder = if caller_joined { builder.use_current_thread() } else { builder };
+        let pool = builder.build().map_err(|e| Error::device(format!("cannot start {threads} threads: {e}")))?;
+        Ok(Pool { pool, caller_joined, cpus })
     }
 }
 
@@ -176,7 +215,12 @@ mod tests {
         assert_eq!(pool.cpus.len(), 3);
         assert_eq!(pool.cpus[0] == pool.cpus[1], cpus == 1, "distinct CPUs while there are enough");
         assert!(Arc::ptr_eq(pool, Workers::new(3).unwrap().pool.as_ref().unwrap()), "one pool per size");
-        assert!(workers.placement().starts_with("cpus "), "{}", workers.placement());
+        let expected = if pool.caller_joined {
+            format!("caller + cpus {},{}", pool.cpus[1], pool.cpus[2])
+        } else {
+            format!("cpus {},{},{}", pool.cpus[0], pool.cpus[1], pool.cpus[2])
+        };
+        assert_eq!(workers.placement(), expected);
         assert_eq!(Workers::new(1).unwrap().placement(), "caller's thread");
     }
 
@@ -187,6 +231,41 @@ mod tests {
         assert_eq!(two.chunks(1000, 1), 2 * CHUNKS_PER_THREAD);
         assert_eq!(two.chunks(1000, 300), 3);
         assert_eq!(two.chunks(10, 300), 1);
+    }
+
+    #[test]
+    fn each_thread_takes_its_own_run_first_and_every_chunk_once() {
+        assert_eq!(owned_first(0, 2, 8).collect::<Vec<_>>(), [0, 1, 2, 3, 7, 6, 5, 4]);
+        assert_eq!(owned_first(1, 2, 8).collect::<Vec<_>>(), [4, 5, 6, 7, 3, 2, 1, 0]);
+        assert_eq!(owned_first(2, 3, 4).collect::<Vec<_>>(), [2, 3, 0, 1]);
+        for (threads, chunks) in [(1, 1), (2, 1), (3, 7), (4, 16), (8, 3)] {
+            for me in 0..threads {
+                let mut order: Vec<usize> = owned_first(me, threads, chunks).collect();
+                order.sort_unstable();
+                assert_eq!(order, (0..chunks).collect::<Vec<_>>(), "thread {me} of {threads}, {chunks} chunks");
+            }
+        }
+    }
+
+    #[test]
+    fn the_thread_that_plans_works_beside_the_pool() {
+        // A size no other test uses, so that this test's thread builds the pool.
+        let workers = Workers::new(6).unwrap();
+        assert!(workers.pool.as_ref().unwrap().caller_joined);
+        let me = std::thread::current().id();
+        let ran_here = Mutex::new(Vec::new());
+        let mut data = vec![0u8; 12];
+        workers.for_each_chunk(&mut data, 1, |i, _| {
+            // Long enough that the caller reaches its own chunks before the pool could take them.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            ran_here.lock().unwrap().push((i, std::thread::current().id() == me));
+        });
+        let ran_here = ran_here.into_inner().unwrap();
+        assert_eq!(ran_here.len(), 12);
+        assert!(ran_here.iter().any(|&(i, here)| i == 0 && here), "chunk 0 is the caller's own: {ran_here:?}");
+        // One chunk runs where it is called, with no hand-over.
+        let mut one = vec![0u8; 4];
+        workers.for_each_chunk(&mut one, 4, |_, _| assert_eq!(std::thread::current().id(), me));
     }
 
     #[test]
