@@ -70,6 +70,15 @@ pub trait Algorithm: Send {
     fn evict_device_caches(&mut self) -> Result<(), Error> {
         Ok(())
     }
+
+    /// Waits, untimed, after a sample until the threads this contender leaves running have gone
+    /// idle, and returns how many milliseconds that took. A library's OpenMP pool spins for
+    /// milliseconds after each call (libgomp's default: about 9 ms on a 2-core VM after pyFFTW),
+    /// and in rounds those spinning threads took a core from whichever contender came next.
+    /// Backends whose threads sleep within a fraction of a sample keep this default.
+    fn settle(&mut self) -> Result<f64, Error> {
+        Ok(0.0)
+    }
 }
 
 /// One device a backend can run on.

@@ -2,7 +2,7 @@
 //! library itself and answers with the time (the record's `device` clock).
 
 use crate::npy;
-use crate::protocol::{self, Downloaded, Ran, Uploaded};
+use crate::protocol::{self, Downloaded, Ran, Settled, Uploaded};
 use crate::session::{Handle, Session};
 use dspbench_core::{Algorithm, AlgorithmId, Error, ExecInfo, Input, Output, Problem, RunTime, Transfer};
 use std::path::PathBuf;
@@ -101,6 +101,16 @@ impl Algorithm for PeerAlgorithm {
             return Err(Error::device(format!("{what}: the worker timed {} ms", ran.ms)));
         }
         Ok(RunTime { device_ms: Some(ran.ms) })
+    }
+
+    /// The worker waits until the library's own threads (an OpenMP pool, OpenCV's) have stopped
+    /// running: they spin on after a batch, on the cores the next contender needs.
+    fn settle(&mut self) -> Result<f64, Error> {
+        let what = self.what("settle");
+        let request = protocol::settle(self.handle.id);
+        let reply = self.session.request(&mut self.handle, &what, request)?;
+        let settled: Settled = protocol::fields(reply).map_err(|f| Error::device(format!("{what}: {f}")))?;
+        Ok(settled.waited_ms)
     }
 
     fn download(&mut self) -> Result<(Output, Transfer), Error> {

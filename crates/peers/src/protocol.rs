@@ -53,6 +53,10 @@ pub fn download(id: u64, path: &Path) -> Value {
     json!({"op": "download", "id": id, "path": path.display().to_string()})
 }
 
+pub fn settle(id: u64) -> Value {
+    json!({"op": "settle", "id": id})
+}
+
 pub fn free(id: u64) -> Value {
     json!({"op": "free", "id": id})
 }
@@ -129,6 +133,12 @@ pub struct Uploaded {
 pub struct Ran {
     /// The worker's own time for the whole batch.
     pub ms: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settled {
+    /// How long the worker waited for its library threads to go idle.
+    pub waited_ms: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -63,6 +63,8 @@ for line in sys.stdin:
             y = y[:-1]
         np.save(req["path"], y)
         reply(transfer_ms=None)
+    elif op == "settle":
+        reply(waited_ms=0.0)
     elif op == "free":
         plans.pop(pid, None)
         reply()

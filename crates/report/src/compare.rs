@@ -514,6 +514,7 @@ mod tests {
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
             pass_processes: false,
+            settle_ms: None,
         });
         r
     }

@@ -307,6 +307,7 @@ pub(crate) mod tests {
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
             pass_processes: false,
+            settle_ms: None,
         });
         r
     }

@@ -104,6 +104,10 @@ pub struct SamplingInfo {
     /// code fall, a library's thread pool).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pass_processes: bool,
+    /// Milliseconds spent, untimed, after the samples waiting for the threads the contender left
+    /// running to go idle (`Algorithm::settle`), over every pass; absent where nothing was waited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_ms: Option<f64>,
 }
 
 fn one() -> usize {

@@ -84,6 +84,8 @@ pub struct Contender {
     sorted: Vec<f64>,
     /// Wall seconds spent in timed samples.
     pub spent_s: f64,
+    /// Milliseconds waited after the samples for the contender's threads to go idle.
+    settle_ms: f64,
     pub stop: Option<StopReason>,
     upload: Transfer,
 }
@@ -103,6 +105,8 @@ pub struct Measurement {
     pub batch: usize,
     pub stop: StopReason,
     pub spent_s: f64,
+    /// Milliseconds waited, untimed, after the samples (`Algorithm::settle`).
+    pub settle_ms: f64,
     pub upload: Transfer,
     pub download: Transfer,
     pub output: Output,
@@ -124,6 +128,7 @@ impl Contender {
             }
         }
         let batch = calibrate(algorithm.as_mut(), plan)?;
+        let settle_ms = algorithm.settle()?;
         Ok(Contender {
             algorithm,
             warmup,
@@ -134,6 +139,7 @@ impl Contender {
             rounds: Vec::new(),
             sorted: Vec::new(),
             spent_s: 0.0,
+            settle_ms,
             stop: None,
             upload,
         })
@@ -151,6 +157,8 @@ impl Contender {
         }
         let (device, wall) = timed_batch(self.algorithm.as_mut(), self.batch)?;
         self.spent_s += wall * 1e-3;
+        // Before the round's next contender starts, not inside this sample's time.
+        self.settle_ms += self.algorithm.settle()?;
         let calls = self.batch as f64;
         self.wall_ms.push(wall / calls);
         if self.device_clock && device.is_none() {
@@ -192,6 +200,7 @@ impl Contender {
             batch: self.batch,
             stop: self.stop.unwrap_or(StopReason::MaxSamples),
             spent_s: self.spent_s,
+            settle_ms: self.settle_ms,
             upload: self.upload,
             download,
             output,

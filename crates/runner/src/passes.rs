@@ -101,6 +101,10 @@ pub fn merge_pass(history: &mut CellHistory, cell: PassCell, pass: usize, passes
         s.pass_stops.push(n.stop);
         s.pass_canary_ms.extend(n.canary_ms);
         s.steal_pct = max_option(s.steal_pct, n.steal_pct);
+        s.settle_ms = match (s.settle_ms, n.settle_ms) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
     }
     old.finished = new.finished;
     summarise(history, rule);

@@ -542,6 +542,7 @@ fn finish_contender(
                 pass_stops: Vec::new(),
                 pass_canary_ms: Vec::new(),
                 pass_processes: false,
+                settle_ms: (m.settle_ms > 0.0).then_some(m.settle_ms),
             });
             Some((m.output, m.wall_ms))
         }

@@ -9,12 +9,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Reports the device times of `script` in turn (cycling), sleeping `sleep` per call so that
-/// wall time passes too; counts evictions and logs the order in which contenders ran.
+/// wall time passes too, and `settle` when asked to settle; counts evictions and logs the order
+/// in which contenders ran (and settled, with `log_settles`).
 struct Scripted {
     id: AlgorithmId,
     script: Vec<f64>,
     next: usize,
     sleep: Duration,
+    settle: Duration,
+    log_settles: bool,
     evictions: Arc<AtomicUsize>,
     log: Arc<Mutex<Vec<String>>>,
 }
@@ -31,6 +34,8 @@ impl Scripted {
             script,
             next: 0,
             sleep: Duration::ZERO,
+            settle: Duration::ZERO,
+            log_settles: false,
             evictions: Arc::default(),
             log: Arc::default(),
         }
@@ -60,6 +65,13 @@ impl Algorithm for Scripted {
     fn evict_device_caches(&mut self) -> Result<(), Error> {
         self.evictions.fetch_add(1, Ordering::Relaxed);
         Ok(())
+    }
+    fn settle(&mut self) -> Result<f64, Error> {
+        if self.log_settles {
+            self.log.lock().unwrap().push(format!("{} settles", self.id.variant));
+        }
+        std::thread::sleep(self.settle);
+        Ok(self.settle.as_secs_f64() * 1e3)
     }
 }
 
@@ -174,6 +186,29 @@ fn contenders_take_one_sample_per_round_in_a_shuffled_order() {
     for m in &ms {
         assert_eq!(m.rounds, (0..30).collect::<Vec<u32>>());
     }
+}
+
+#[test]
+fn each_sample_is_followed_by_its_contenders_settle_outside_the_samples_time() {
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let contenders: Vec<Scripted> = [("spins", 3), ("quiet", 0)]
+        .iter()
+        .map(|&(name, settle_ms)| {
+            let mut s = Scripted::new(name, vec![1.0]);
+            (s.settle, s.log_settles, s.log) = (Duration::from_millis(settle_ms), true, log.clone());
+            s
+        })
+        .collect();
+    let ms = measure(contenders, &plan(5, 5, 100.0));
+    let log = log.lock().unwrap();
+    // Each prepared contender settles before the rounds, then after every sample of its own.
+    assert_eq!(log.len(), 2 + 2 * 10);
+    for pair in log[2..].chunks(2) {
+        assert_eq!(pair[1], format!("{} settles", pair[0]), "{log:?}");
+    }
+    assert!(ms[0].settle_ms >= 6.0 * 3.0, "the waits are recorded: {}", ms[0].settle_ms);
+    assert!(ms[0].spent_s < 0.015, "and are no part of the samples' time: {} s", ms[0].spent_s);
+    assert_eq!(ms[1].settle_ms, 0.0);
 }
 
 #[test]

@@ -135,6 +135,7 @@ mod tests {
             pass_stops: Vec::new(),
             pass_canary_ms: Vec::new(),
             pass_processes: false,
+            settle_ms: None,
         });
         let mut cut = done.clone();
         cut.variant = "other".into();
