@@ -46,6 +46,11 @@ fn smoke_scenario_writes_a_complete_verified_results_folder() {
         serde_json::from_str(&std::fs::read_to_string(out.path().join("machine.json")).unwrap()).unwrap();
     assert!(machine["finished"].is_string());
     assert_eq!(machine["scenarios"][0]["sha256"].as_str().unwrap().len(), 64);
+    // The host's FMA peak, measured at the start and the end, the higher kept.
+    let peak = |key: &str| machine["extra"][key].as_str().unwrap_or_else(|| panic!("{key}: {machine}")).to_string();
+    let start_end: Vec<f64> = peak("host.peak_gflops_start_end").split(", ").map(|x| x.parse().unwrap()).collect();
+    assert_eq!(start_end.len(), 2);
+    assert_eq!(peak("host.peak_gflops"), format!("{:.1}", start_end[0].max(start_end[1])));
     let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
     assert!(report.contains("| variant") && report.contains("recursive") && report.contains("median of n"));
 }
