@@ -108,9 +108,9 @@ impl Workers {
     /// per chunk, so no chunk ever waits for or allocates scratch.
     ///
     /// Each thread owns a fixed run of the chunks ([`owned_first`]), so that from one call to the
-    /// next a chunk's data stays in the cache of the core that used it last. Rayon's own split hands
-    /// a chunk to whichever thread comes first: on a 2-core VM a 64 x 1024 FFT's half megabyte then
-    /// crossed between the cores' caches on every call, and two threads ran slower than one.
+    /// next a chunk's data stays in the cache of the core that used it last, where rayon's own split
+    /// hands a chunk to whichever thread comes first: a 64 x 1024 FFT on two threads of a 2-core VM
+    /// ran 2-15% faster so (docs/findings.md, session 39).
     pub(crate) fn for_each_chunk_with<T, S, F>(&self, data: &mut [T], chunk_len: usize, states: &mut [S], f: F)
     where
         T: Send,
@@ -126,8 +126,9 @@ impl Workers {
             Some(pool) if count > 1 => {
                 let chunks: Vec<_> = chunks.map(|(i, (chunk, state))| Mutex::new(Some((i, chunk, state)))).collect();
                 let threads = self.threads;
-                // One task a thread, each run by whichever thread picks it up: a thread that comes late
-                // (a neighbour had its core) finds its chunks done by the others, and nothing waits for it.
+                // One task a thread, each run by whichever thread picks it up: a thread that starts late
+                // (a neighbour had its core) finds its chunks taken by the others, and nothing waits
+                // for it to start.
                 pool.pool.install(|| {
                     (0..threads).into_par_iter().for_each(|_| {
                         let me = rayon::current_thread_index().unwrap_or(0);
