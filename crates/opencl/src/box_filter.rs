@@ -297,7 +297,24 @@ impl MmaStaging {
 /// walk unrolled 8 times down deep strips ran faster than `mma.sync` with the engine on both
 /// images (call-243: 8K m = 45 0.0360 -> 0.0355, 4096^2 0.0189 -> 0.0186, m = 35 0.0187 -> 0.0186;
 /// the engine beside `wgmma`: 0.0350 at 8K, 0.0195 at 4096^2).
-fn engine_staging(groups: usize, steps: usize, warpgroups: bool) -> MmaStaging {
+///
+/// Images beyond the L2 (`beyond`: input and output over three quarters of it, as the CUDA twin's
+/// `beyond_l2`) take the other staging: the work-items' at G <= 2, the engine's loads at G = 3.
+/// H100, u8, us, the default of the time before against each staging asked, the same rounds
+/// (reports/2026-11-26-h100/experiments call-341): at G <= 2 the work-items' copies took 4800^2 m
+/// = 5 / 17 from 22.77 / 22.80 to 20.33 / 20.26 (0.89; call-340 0.87-0.88) and ran level on 7680 x
+/// 4320, 5760^2 and 8192^2 (0.99-1.01); at G = 3 the engine's loads ran m = 63 at 0.955-0.978 of
+/// the work-items' on the four images, m = 45 at 0.967-1.000. Within the L2 the defaults stand
+/// (call-342: the work-items' copies 1.03-1.10 slower at G <= 2 on UHD, DCI 4K, 5K and 4096^2, the
+/// engine's 1.03-1.08 slower at m = 63).
+fn engine_staging(groups: usize, steps: usize, warpgroups: bool, beyond: bool) -> MmaStaging {
+    if beyond {
+        return if groups <= 2 {
+            MmaStaging::threads("G <= 2 beyond the L2")
+        } else {
+            MmaStaging { engine_loads: true, engine_stores: false, why: "G = 3 beyond the L2" }
+        };
+    }
     if warpgroups {
         return MmaStaging::threads("the warpgroup pass 2");
     }
@@ -308,9 +325,10 @@ fn engine_staging(groups: usize, steps: usize, warpgroups: bool) -> MmaStaging {
 }
 
 /// The tensor-core form's staging: tunable `staging`, `engine` (the copy engine as by default
-/// where it can) or `threads`; by default the engine where the device has it (`engine_staging`).
-fn mma_staging(device: &Device, tunables: &Params, window: usize, warpgroups: bool) -> Result<MmaStaging, Error> {
-    let (groups, steps) = mma_shape(window);
+/// where it can) or `threads`; by default the engine where the device has it (`engine_staging`),
+/// by the image's place against the L2 where the CUDA driver gives the L2's size.
+fn mma_staging(device: &Device, tunables: &Params, image: &Image, warpgroups: bool) -> Result<MmaStaging, Error> {
+    let (groups, steps) = mma_shape(image.window);
     let asked = tunables.string_opt("staging")?;
     match asked {
         None | Some("engine") => {}
@@ -332,8 +350,18 @@ fn mma_staging(device: &Device, tunables: &Params, window: usize, warpgroups: bo
         (Some(what), true) => Err(Error::unsupported(format!("box-filter `fast` staging `engine` needs {what}"))),
         (Some(_), false) => Ok(MmaStaging::threads("no copy engine here")),
         (None, true) => Ok(MmaStaging { engine_loads: true, engine_stores: groups <= 2, why: "asked" }),
-        (None, false) => Ok(engine_staging(groups, steps, warpgroups)),
+        (None, false) => {
+            let bytes = image.width * image.height * image.dtype.size_bytes();
+            let beyond = device.nvidia_l2_bytes().is_some_and(|l2| beyond_l2(l2, bytes));
+            Ok(engine_staging(groups, steps, warpgroups, beyond))
+        }
     }
+}
+
+/// Whether an image of `bytes` (its output as many) lies beyond an L2 of `l2_bytes`: input and
+/// output together over three quarters of it, as the CUDA twin's rule.
+fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
+    4 * 2 * bytes > 3 * l2_bytes
 }
 
 /// Whether the warpgroup pass 2 applies by default: G = 3 (m = 35 .. 63) on compute capability
@@ -404,7 +432,7 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     }
     let (groups, steps) = mma_shape(image.window);
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
-    let staging = mma_staging(ctx.device, ctx.tunables, image.window, warpgroups)?;
+    let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let per_cu = mma_groups_per_cu(image.window, warpgroups);
     let strips =
@@ -598,12 +626,34 @@ mod tests {
     fn the_copy_engine_loads_beside_mma_sync_but_at_the_largest_shape_and_stores_at_g_up_to_2() {
         let by_window = |window, warpgroups| {
             let (groups, steps) = mma_shape(window);
-            let staging = engine_staging(groups, steps, warpgroups);
+            let staging = engine_staging(groups, steps, warpgroups, false);
             (staging.engine_loads, staging.engine_stores)
         };
         assert_eq!([1, 17, 33].map(|m| by_window(m, false)), [(true, true); 3]);
         assert_eq!([35, 49].map(|m| by_window(m, false)), [(true, false); 2]);
         assert_eq!([51, 63].map(|m| by_window(m, false)), [(false, false); 2]);
         assert_eq!([35, 49, 51, 63].map(|m| by_window(m, true)), [(false, false); 4]);
+    }
+
+    #[test]
+    fn beyond_the_l2_the_work_items_stage_at_g_up_to_2_and_the_engine_loads_at_g_3() {
+        let beyond = |window, warpgroups| {
+            let (groups, steps) = mma_shape(window);
+            let staging = engine_staging(groups, steps, warpgroups, true);
+            (staging.engine_loads, staging.engine_stores)
+        };
+        assert_eq!([1, 17, 33].map(|m| beyond(m, false)), [(false, false); 3]);
+        assert_eq!([35, 49, 51, 63].map(|m| beyond(m, true)), [(true, false); 4]);
+        assert_eq!([35, 63].map(|m| beyond(m, false)), [(true, false); 2]);
+    }
+
+    #[test]
+    fn an_image_is_beyond_the_l2_once_it_and_its_output_pass_three_quarters_of_it() {
+        let h100 = 50 << 20;
+        // u8 on an H100: 4096^2 (33.5 MB in and out) within, 4800^2 (46 MB) beyond, as the CUDA twin.
+        assert!(!beyond_l2(h100, 4096 * 4096));
+        assert!(beyond_l2(h100, 4800 * 4800));
+        assert!(!beyond_l2(h100, 3 * h100 / 8));
+        assert!(beyond_l2(h100, 3 * h100 / 8 + 1));
     }
 }

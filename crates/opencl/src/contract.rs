@@ -182,3 +182,25 @@ fn conv2d_fast_takes_registers_on_nvidia_where_faster_and_tile_otherwise() {
     let wide = Problem::Conv2d { width: 64, height: 64, radius: 5, dtype: DType::U8 };
     assert!(matches!(plan_with("fast", wide, &registers), Err(Error::Unsupported(m)) if m.contains("radius up to 4")));
 }
+
+#[test]
+fn the_u8_box_filter_stages_images_beyond_the_l2_its_own_way_where_the_engine_is() {
+    if !device_ready() {
+        return;
+    }
+    let staging = |side, window| {
+        let problem = Problem::BoxFilter { width: side, height: side, window, dtype: DType::U8 };
+        let plan = plan("fast", problem).unwrap();
+        plan.exec_info().details.get("staging").cloned().unwrap_or_default()
+    };
+    // Only where the copy engine stages the images the L2 holds (NVIDIA's OpenCL on sm_90 and on):
+    // there the L2's size must have come from the CUDA driver, and 4800^2 (46 MB in and out)
+    // lie beyond an H100's or H200's.
+    let within = staging(4096, 5);
+    if !within.contains("loads by the copy engine") {
+        return;
+    }
+    assert_eq!(staging(4800, 5), "loads by the work-items, stores by the work-items (G <= 2 beyond the L2)");
+    assert_eq!(staging(4800, 63), "loads by the copy engine, stores by the work-items (G = 3 beyond the L2)");
+    assert!(staging(4096, 63).contains("loads by the work-items"), "{}", staging(4096, 63));
+}

@@ -4,6 +4,7 @@
 use crate::bandwidth;
 use crate::cl_error::cl_failure;
 use crate::launch_floor;
+use crate::nvidia_l2::PciAddress;
 use dspbench_core::{CopyOfBytes, DeviceInfo, Error};
 use dspbench_stats::{DeviceCopy, LaunchFloor};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
@@ -164,6 +165,17 @@ impl Device {
             return None;
         }
         Some((dev.compute_capability_major_nv().ok()?, dev.compute_capability_minor_nv().ok()?))
+    }
+
+    /// An NVIDIA GPU's L2 bytes, from the CUDA driver (`nvidia_l2`: NVIDIA's OpenCL reports 4 MB
+    /// for it); `None` elsewhere or where the driver cannot say.
+    pub(crate) fn nvidia_l2_bytes(&self) -> Option<usize> {
+        let dev = ClDevice::new(self.id);
+        if !self.is_nvidia() || !dev.extensions().ok()?.contains("cl_nv_device_attribute_query") {
+            return None;
+        }
+        let pci = PciAddress { bus: dev.pci_bus_id_nv().ok()?, device: dev.pci_slot_id_nv().ok()? };
+        crate::nvidia_l2::l2_bytes_at(pci)
     }
 
     /// What identifies compiled code for this device in the compile cache.

@@ -14,6 +14,7 @@ mod cl_error;
 mod device;
 mod launch;
 mod launch_floor;
+mod nvidia_l2;
 mod planned;
 mod probe;
 mod program;
