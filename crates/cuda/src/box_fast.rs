@@ -17,8 +17,8 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, BATCH_ROWS,
-    FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form,
+    BATCH_ROWS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
@@ -196,16 +196,6 @@ fn running_sum_launches<P: Pixel>(
         (launches, Some(alloc(&ctx.gpu.stream, width * height, "the transposed column sums")?))
     };
     Ok((module, launches, colsum_t))
-}
-
-/// Whether an image of `bytes` (its output as many) lies beyond the L2 for the tensor-core form:
-/// input and output together over three quarters of it. Smaller images, which repeated runs (or
-/// the kernel that made them) leave in the L2, are staged faster by `cp.async` at G = 3; larger
-/// ones, read from memory, by the copy engine (the kernel file's MMA_BEYOND_L2 says by how much:
-/// 4096^2 and 7680 x 2160 of 33 MB slower with the engine on an H100's 50 MB, 4800^2 of 46 MB
-/// faster).
-pub(crate) fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
-    4 * 2 * bytes > 3 * l2_bytes
 }
 
 /// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows.
@@ -481,16 +471,6 @@ mod tests {
     use crate::compile::Compiler;
     use crate::placement::Spacer;
     use dspbench_core::{AlgorithmId, Image, Pixels};
-
-    #[test]
-    fn images_beyond_three_quarters_of_the_l2_with_their_output_are_beyond_it() {
-        let h100 = 50 << 20;
-        assert!(!beyond_l2(h100, 4096 * 4096));
-        assert!(!beyond_l2(h100, 7680 * 2160));
-        assert!(beyond_l2(h100, 4800 * 4800));
-        assert!(beyond_l2(h100, 7680 * 4320));
-        assert!(!beyond_l2(h100, 3 * h100 / 8) && beyond_l2(h100, 3 * h100 / 8 + 1));
-    }
 
     #[test]
     fn pass_2_takes_warpgroup_products_at_g_3_on_hopper_unless_asked_otherwise() {

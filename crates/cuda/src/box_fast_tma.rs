@@ -31,7 +31,7 @@ const HALO: usize = 32;
 /// 1000 x 999 6.23 / 8.20 -> 6.52 / 9.84, and 1920 x 1080 11.18 / 15.39 -> 9.04 / 12.29 (the fused
 /// kernel's strips, rounded up to whole batches, fill 170 of its 264 slots there).
 fn by_default(width: usize, height: usize, l2_bytes: usize) -> bool {
-    crate::box_fast::beyond_l2(l2_bytes, width * height * std::mem::size_of::<f32>())
+    dspbench_kernels::box_fast::beyond_l2(l2_bytes, width * height * std::mem::size_of::<f32>())
 }
 
 /// Whether an f32 image takes the copy-engine form: tunable `f32_form` (`tma` or `fused`), by

@@ -114,6 +114,16 @@ pub enum U8Form {
     Mma,
 }
 
+/// Whether an image of `bytes` (its output as many) lies beyond an L2 of `l2_bytes` for the
+/// tensor-core form: input and output together over three quarters of it. Smaller images, which
+/// repeated runs (or the kernel that made them) leave in the L2, and larger ones, read from
+/// memory, are staged differently by each backend (CUDA's kernel file's MMA_BEYOND_L2 and
+/// OpenCL's `engine_staging` say how and by how much: 4096^2 and 7680 x 2160 of 33 MB within an
+/// H100's 50 MB, 4800^2 of 46 MB beyond).
+pub fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
+    4 * 2 * bytes > 3 * l2_bytes
+}
+
 /// Output columns a group of the tensor-core form covers (MMA_OUT_COLS in both kernel files).
 pub const MMA_OUT_COLS: usize = 128;
 
@@ -221,6 +231,16 @@ impl U8Form {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn images_beyond_three_quarters_of_the_l2_with_their_output_are_beyond_it() {
+        let h100 = 50 << 20;
+        assert!(!beyond_l2(h100, 4096 * 4096));
+        assert!(!beyond_l2(h100, 7680 * 2160));
+        assert!(beyond_l2(h100, 4800 * 4800));
+        assert!(beyond_l2(h100, 7680 * 4320));
+        assert!(!beyond_l2(h100, 3 * h100 / 8) && beyond_l2(h100, 3 * h100 / 8 + 1));
+    }
 
     #[test]
     fn the_walk_is_unrolled_further_down_strips_of_eight_blocks_and_more() {

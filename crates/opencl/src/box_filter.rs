@@ -9,8 +9,8 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form, FUSED_THREADS,
-    MMA_OUT_COLS,
+    beyond_l2, deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form,
+    FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -299,7 +299,7 @@ impl MmaStaging {
 /// the engine beside `wgmma`: 0.0350 at 8K, 0.0195 at 4096^2).
 ///
 /// Images beyond the L2 (`beyond`: input and output over three quarters of it, as the CUDA twin's
-/// `beyond_l2`) take the other staging: the work-items' at G <= 2, the engine's loads at G = 3.
+/// `dspbench_kernels::box_fast::beyond_l2`) take the other staging: the work-items' at G <= 2, the engine's loads at G = 3.
 /// H100, u8, us, the default of the time before against each staging asked, the same rounds
 /// (reports/2026-11-26-h100/experiments call-341): at G <= 2 the work-items' copies took 4800^2 m
 /// = 5 / 17 from 22.77 / 22.80 to 20.33 / 20.26 (0.89; call-340 0.87-0.88) and ran level on 7680 x
@@ -356,12 +356,6 @@ fn mma_staging(device: &Device, tunables: &Params, image: &Image, warpgroups: bo
             Ok(engine_staging(groups, steps, warpgroups, beyond))
         }
     }
-}
-
-/// Whether an image of `bytes` (its output as many) lies beyond an L2 of `l2_bytes`: input and
-/// output together over three quarters of it, as the CUDA twin's rule.
-fn beyond_l2(l2_bytes: usize, bytes: usize) -> bool {
-    4 * 2 * bytes > 3 * l2_bytes
 }
 
 /// Whether the warpgroup pass 2 applies by default: G = 3 (m = 35 .. 63) on compute capability
@@ -645,15 +639,5 @@ mod tests {
         assert_eq!([1, 17, 33].map(|m| beyond(m, false)), [(false, false); 3]);
         assert_eq!([35, 49, 51, 63].map(|m| beyond(m, true)), [(true, false); 4]);
         assert_eq!([35, 63].map(|m| beyond(m, false)), [(true, false); 2]);
-    }
-
-    #[test]
-    fn an_image_is_beyond_the_l2_once_it_and_its_output_pass_three_quarters_of_it() {
-        let h100 = 50 << 20;
-        // u8 on an H100: 4096^2 (33.5 MB in and out) within, 4800^2 (46 MB) beyond, as the CUDA twin.
-        assert!(!beyond_l2(h100, 4096 * 4096));
-        assert!(beyond_l2(h100, 4800 * 4800));
-        assert!(!beyond_l2(h100, 3 * h100 / 8));
-        assert!(beyond_l2(h100, 3 * h100 / 8 + 1));
     }
 }
