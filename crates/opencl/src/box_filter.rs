@@ -298,9 +298,9 @@ impl MmaStaging {
 /// images (call-243: 8K m = 45 0.0360 -> 0.0355, 4096^2 0.0189 -> 0.0186, m = 35 0.0187 -> 0.0186;
 /// the engine beside `wgmma`: 0.0350 at 8K, 0.0195 at 4096^2).
 ///
-/// Images beyond the L2 (`beyond`: input and output over three quarters of it, as the CUDA twin's
-/// `dspbench_kernels::box_fast::beyond_l2`) take the other staging: the work-items' at G <= 2, the engine's loads at G = 3.
-/// H100, u8, us, the default of the time before against each staging asked, the same rounds
+/// Images beyond the L2 (`beyond`: input and output over three quarters of it, `beyond_l2`, the
+/// CUDA twin's rule) take the other staging: the work-items' at G <= 2, the engine's loads at
+/// G = 3. H100, u8, us, the default of the time before against each staging asked, the same rounds
 /// (reports/2026-11-26-h100/experiments call-341): at G <= 2 the work-items' copies took 4800^2 m
 /// = 5 / 17 from 22.77 / 22.80 to 20.33 / 20.26 (0.89; call-340 0.87-0.88) and ran level on 7680 x
 /// 4320, 5760^2 and 8192^2 (0.99-1.01); at G = 3 the engine's loads ran m = 63 at 0.955-0.978 of
