@@ -306,7 +306,7 @@ impl MmaStaging {
 /// 4320, 5760^2 and 8192^2 (0.99-1.01); at G = 3 the engine's loads ran m = 63 at 0.955-0.978 of
 /// the work-items' on the four images, m = 45 at 0.967-1.000. Within the L2 the defaults stand
 /// (call-342: the work-items' copies 1.03-1.10 slower at G <= 2 on UHD, DCI 4K, 5K and 4096^2, the
-/// engine's 1.03-1.08 slower at m = 63).
+/// engine's 1.03-1.07 slower at m = 63).
 fn engine_staging(groups: usize, steps: usize, warpgroups: bool, beyond: bool) -> MmaStaging {
     if beyond {
         return if groups <= 2 {
