@@ -100,12 +100,14 @@
 // Entry:   box_filter_fast_mma_u8(in, width, height, window, out, in_map, out_map): the maps
 //          (read on sm_90 and later at 128 columns) are `in` in boxes of 224 x 32 bytes and `out`
 //          in boxes of 128 x 32 with the 128-byte swizzle (crates/cuda/src/box_fast.rs).
-// Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count),
-//          MMA_SHARED_BYTES of dynamic shared memory (or more); width a multiple of 16, window
-//          <= 63, sm_80 and later.
+// Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count), or with
+//          MMA_EVEN_SPREAD any count of blocks x 1; MMA_SHARED_BYTES of dynamic shared memory (or
+//          more); width a multiple of 16, window <= 63, sm_80 and later.
 // Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below), MMA_BEYOND_L2 (1 where the
 //          image's input and output exceed three quarters of the L2), MMA_WGMMA (1: pass 2 by
-//          warpgroup products, G = 3, sm_90a).
+//          warpgroup products, G = 3, sm_90a), MMA_EVEN_SPREAD (1: each block an even share of
+//          the image's output blocks in column order, walking down each column it reaches, instead
+//          of a strip of one column; the entry says how the shares are cut).
 
 #include "image_common.cuh"
 #include "bulk_copy.cuh"
@@ -758,10 +760,11 @@ __device__ __forceinline__ void mma_build_bands(const MmaWalk& w, uint4 (&band_x
 // compile-time, so that every loop is unrolled and no index divides by a variable (the first
 // version, with both at run time, spent half its instructions on that: call-87). R_MAX: the
 // largest radius the shape takes.
+// `parities`: each input buffer's barrier's parity at its next use (MMA_TMA_LOADS), a bit a
+// buffer, carried from one walk of the block to its next (mma_barriers_init made them once).
 template <int G, int KH, int R_MAX>
-__device__ __forceinline__ void mma_walk(const MmaWalk& w)
+__device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& parities)
 {
-
     const int t = threadIdx.x;
     const int lane = t & 31;
     const int warp = t >> 5;
@@ -771,16 +774,6 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
     const int steps = blocks_out + G - 1;
 #if MMA_TMA_LOADS
     const BulkRows bulk = bulk_rows(w.x0, w.width, w.r);
-    if (t == 0) {
-#pragma unroll
-        for (int b = 0; b < IN_BUFS; ++b) {
-            barrier_init(w.barriers + b);
-        }
-        barrier_init_fence();
-    }
-    __syncthreads();
-    // The parity of each buffer's next use, a bit a buffer.
-    unsigned int parities = 0;
 #else
     const StageCopies copies = stage_copies(w.x0, w.width, w.r);
 #endif
@@ -1163,6 +1156,22 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w)
 #endif
 }
 
+// The input buffers' transaction barriers, made once a block, before its first walk: a walk
+// leaves none of its copies in flight, so the next one carries on with their parities.
+__device__ __forceinline__ void mma_barriers_init(const MmaWalk& w)
+{
+#if MMA_TMA_LOADS
+    if (threadIdx.x == 0) {
+#pragma unroll
+        for (int b = 0; b < IN_BUFS; ++b) {
+            barrier_init(w.barriers + b);
+        }
+        barrier_init_fence();
+    }
+    __syncthreads();
+#endif
+}
+
 extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out,
                            const __grid_constant__ TensorMap in_map, const __grid_constant__ TensorMap out_map)
@@ -1175,14 +1184,6 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.height = height;
     w.r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
     w.r8 = (w.r + 7) / 8 * 8;
-    w.x0 = blockIdx.x * MMA_OUT_COLS;
-    const int strips = (int)gridDim.y;
-    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
-    w.y0 = blockIdx.y * strip;
-    if (w.y0 >= height) {
-        return;
-    }
-    w.y_end = min(w.y0 + strip, height);
     const unsigned int area = (unsigned int)window * (unsigned int)window;
     // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
     w.magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
@@ -1200,7 +1201,51 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
 #endif
     w.in_map = &in_map;
     w.out_map = &out_map;
-    mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w);
+    unsigned int parities = 0;
+#if MMA_EVEN_SPREAD
+    // The image's columns of blocks in order, each G - 1 steps of a walk's start and then a step an
+    // output block (32 rows): an even share of those steps a block, so that a block whose share
+    // begins a column also takes its start, and one whose share begins inside a column pays it
+    // on top (crates/kernels/src/box_fast.rs, even_critical_steps). An output block belongs to
+    // the share holding the step that ends it.
+    const int per_column = (height + STEP_ROWS - 1) / STEP_ROWS;
+    const int units = per_column + MMA_G - 1;
+    const long long total = (long long)((width + MMA_OUT_COLS - 1) / MMA_OUT_COLS) * units;
+    int at = (int)(total * blockIdx.x / gridDim.x);
+    const int end = (int)(total * (blockIdx.x + 1) / gridDim.x);
+    mma_barriers_init(w);
+    bool walked = false;
+    while (at < end) {
+        const int column = at / units;
+        const int local = at - column * units;
+        const int local_end = min(units, local + (end - at));
+        const int first = max(0, local - (MMA_G - 1));
+        const int last = local_end - (MMA_G - 1);
+        at += local_end - local;
+        if (last <= first) {
+            continue;  // a share ending inside a column's start: its outputs are the next block's
+        }
+        if (walked) {
+            __syncthreads();  // the walk's last reads of the shared memory before the next one's copies
+        }
+        walked = true;
+        w.x0 = column * MMA_OUT_COLS;
+        w.y0 = first * STEP_ROWS;
+        w.y_end = min(last * STEP_ROWS, height);
+        mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w, parities);
+    }
+#else
+    w.x0 = blockIdx.x * MMA_OUT_COLS;
+    const int strips = (int)gridDim.y;
+    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+    w.y0 = blockIdx.y * strip;
+    if (w.y0 >= height) {
+        return;
+    }
+    w.y_end = min(w.y0 + strip, height);
+    mma_barriers_init(w);
+    mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w, parities);
+#endif
 }
 
 // Fills the module's tables for images of `width` columns and windows of `window` (one block of

@@ -28,10 +28,12 @@
 //          tensor maps (read with the engine) of `in` in boxes of IN_PITCH x 32 bytes and of `out`
 //          in boxes of 128 x 32 with the 128-byte swizzle; zeros where not read.
 // Launch:  work-groups of MMA_THREADS x 1, global (ceil(width / 128) * MMA_THREADS) x strips (any
-//          count); width a multiple of 16, window <= 63.
+//          count), or with MMA_EVEN_SPREAD (any count * MMA_THREADS) x 1; width a multiple of 16,
+//          window <= 63.
 // Defines: DTYPE_U8, NV_PTX, MMA_G = 1 + ceil(2r / 32), MMA_KH = ceil((16 + r + 4 ceil(r / 4)) / 32),
 //          MMA_TMA_LOADS and MMA_TMA_STORES (0 or 1, sm_90 on), MMA_WGMMA (0 or 1: pass 2 by
-//          warpgroup products at G = 3, the PTX raised to sm_90a by the host), MMA_DEEP_WALK (0 or 1).
+//          warpgroup products at G = 3, the PTX raised to sm_90a by the host), MMA_DEEP_WALK (0 or 1),
+//          MMA_EVEN_SPREAD (1: each work-group an even share of the output blocks, as the twin's).
 
 #ifndef NV_PTX
 #error "the tensor-core box filter needs NVIDIA's inline PTX (NV_PTX)"
@@ -460,14 +462,6 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 
     const int r = window / 2;  // the host keeps r <= 31 and picks MMA_G, MMA_KH for it
     const int ra = (r + MMA_ALIGN - 1) / MMA_ALIGN * MMA_ALIGN;  // pass 1 reads from slab column -ra
-    const int x0 = get_group_id(0) * MMA_OUT_COLS;
-    const int strips = get_num_groups(1);
-    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
-    const int y0 = get_group_id(1) * strip;
-    if (y0 >= height) {
-        return;
-    }
-    const int y_end = min(y0 + strip, height);
     const uint area = (uint)window * (uint)window;
     // Area 1: magic 2^32 - 1 with bias 1 gives hi((s + 1)(2^32 - 1)) = s exactly.
     const uint magic = area == 1 ? 0xFFFFFFFFu : 0xFFFFFFFFu / area + 1;
@@ -478,21 +472,6 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     const int g = lane >> 2;
     const int tg = lane & 3;
 
-    // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
-    // and within the window's reach of the group's columns (the twin's stage_copies).
-    const int i0 = t / IN_PIECES;
-    const int p0 = t - i0 * IN_PIECES;
-    const int col0 = x0 - IN_HALO + 16 * p0;
-    const bool copy0 = piece_needed(col0, x0, r, width);
-    const int to0 = i0 * IN_PITCH + 16 * p0;
-    const int i1 = (t + MMA_THREADS) / IN_PIECES;
-    const int p1 = t + MMA_THREADS - i1 * IN_PIECES;
-    const int col1 = x0 - IN_HALO + 16 * p1;
-    const bool copy1 = t + MMA_THREADS < STEP_ROWS * IN_PIECES && piece_needed(col1, x0, r, width);
-    const int to1 = i1 * IN_PITCH + 16 * p1;
-
-    const int blocks_out = (y_end - y0 + STEP_ROWS - 1) / STEP_ROWS;
-    const int steps = blocks_out + MMA_G - 1;
     // The maps' addresses in the parameter space (in_map_value, out_map_value: parameters 5, 6).
     ulong in_map = 0;
     ulong out_map = 0;
@@ -508,87 +487,143 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         barrier_init_fence();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // The parity of each buffer's next use, a bit a buffer.
+#endif
+    // The parity of each buffer's barrier at its next use, a bit a buffer, carried from one walk
+    // to the next: a walk leaves none of its copies in flight.
     uint parities = 0;
-    for (int j = 0; j < IN_BUFS - 1; ++j) {
-        if (j < steps && warp == 0) {
-            stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, j);
+#if MMA_EVEN_SPREAD
+    // The columns of blocks in order, each G - 1 steps of a walk's start and then a step an output
+    // block, in even shares (the twin's MMA_EVEN_SPREAD says how): a walk down each column the
+    // work-group's share reaches.
+    const int per_column = (height + STEP_ROWS - 1) / STEP_ROWS;
+    const int units = per_column + MMA_G - 1;
+    const long total = (long)((width + MMA_OUT_COLS - 1) / MMA_OUT_COLS) * units;
+    int at = (int)(total * get_group_id(0) / get_num_groups(0));
+    const int share_end = (int)(total * (get_group_id(0) + 1) / get_num_groups(0));
+    bool walked = false;
+    while (at < share_end) {
+        const int column = at / units;
+        const int local_at = at - column * units;
+        const int local_end = min(units, local_at + (share_end - at));
+        const int first = max(0, local_at - (MMA_G - 1));
+        const int last = local_end - (MMA_G - 1);
+        at += local_end - local_at;
+        if (last <= first) {
+            continue;  // a share ending inside a column's start: its outputs are the next group's
         }
+        if (walked) {
+            barrier(CLK_LOCAL_MEM_FENCE);  // the walk's last reads of local memory before the next one's copies
+        }
+        walked = true;
+        const int x0 = column * MMA_OUT_COLS;
+        const int y0 = first * STEP_ROWS;
+        const int y_end = min(last * STEP_ROWS, height);
+#else
+    const int x0 = get_group_id(0) * MMA_OUT_COLS;
+    const int strips = get_num_groups(1);
+    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+    const int y0 = get_group_id(1) * strip;
+    if (y0 >= height) {
+        return;
     }
+    const int y_end = min(y0 + strip, height);
+    {
+#endif
+        // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
+        // and within the window's reach of the group's columns (the twin's stage_copies).
+        const int i0 = t / IN_PIECES;
+        const int p0 = t - i0 * IN_PIECES;
+        const int col0 = x0 - IN_HALO + 16 * p0;
+        const bool copy0 = piece_needed(col0, x0, r, width);
+        const int to0 = i0 * IN_PITCH + 16 * p0;
+        const int i1 = (t + MMA_THREADS) / IN_PIECES;
+        const int p1 = t + MMA_THREADS - i1 * IN_PIECES;
+        const int col1 = x0 - IN_HALO + 16 * p1;
+        const bool copy1 = t + MMA_THREADS < STEP_ROWS * IN_PIECES && piece_needed(col1, x0, r, width);
+        const int to1 = i1 * IN_PITCH + 16 * p1;
+
+        const int blocks_out = (y_end - y0 + STEP_ROWS - 1) / STEP_ROWS;
+        const int steps = blocks_out + MMA_G - 1;
+#if MMA_TMA_LOADS
+        for (int j = 0; j < IN_BUFS - 1; ++j) {
+            if (j < steps && warp == 0) {
+                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, j);
+            }
+        }
 #else
 #if MMA_BAND_TABLES
-    // Band_y (or Band_y^T) from the tables, as part of group 0's copies.
-    if (t < BAND_Y_UINT4) {
-        mma_copy_16((__local uchar*)(band_y + t), (__global const uchar*)(tables + t));
-    }
+        // Band_y (or Band_y^T) from the tables, as part of group 0's copies.
+        if (t < BAND_Y_UINT4) {
+            mma_copy_16((__local uchar*)(band_y + t), (__global const uchar*)(tables + t));
+        }
 #endif
 #pragma unroll
-    for (int j = 0; j < IN_BUFS - 1; ++j) {
-        if (j < steps) {
-            if (copy0) {
-                stage_piece(in_bufs + j * IN_BYTES, in, width, height, y0 - r + STEP_ROWS * j, i0, col0, to0);
+        for (int j = 0; j < IN_BUFS - 1; ++j) {
+            if (j < steps) {
+                if (copy0) {
+                    stage_piece(in_bufs + j * IN_BYTES, in, width, height, y0 - r + STEP_ROWS * j, i0, col0, to0);
+                }
+                if (copy1) {
+                    stage_piece(in_bufs + j * IN_BYTES, in, width, height, y0 - r + STEP_ROWS * j, i1, col1, to1);
+                }
             }
-            if (copy1) {
-                stage_piece(in_bufs + j * IN_BYTES, in, width, height, y0 - r + STEP_ROWS * j, i1, col1, to1);
-            }
+            mma_copies_commit();
         }
-        mma_copies_commit();
-    }
 #endif
 
-    uint4 band_x[MMA_KH];
+        uint4 band_x[MMA_KH];
 #if MMA_BAND_TABLES
-    // This warp's Band_x from the tables (band_x_case).
-    const int band_case = band_x_case(x0 + SLAB * warp, width, ra);
+        // This warp's Band_x from the tables (band_x_case).
+        const int band_case = band_x_case(x0 + SLAB * warp, width, ra);
 #pragma unroll
-    for (int s = 0; s < MMA_KH; ++s) {
-        band_x[s] = band_case < 0 ? (uint4)(0) : tables[BAND_Y_UINT4 + (band_case * MMA_KH + s) * 32 + lane];
-    }
+        for (int s = 0; s < MMA_KH; ++s) {
+            band_x[s] = band_case < 0 ? (uint4)(0) : tables[BAND_Y_UINT4 + (band_case * MMA_KH + s) * 32 + lane];
+        }
 #else
-    // The band matrices, while the first groups' copies are under way (the twin says why).
-    // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
-    // band_x say which gaps); slabs at the image's edges by the general weights.
-    const uint span = 2u * (uint)r;
+        // The band matrices, while the first groups' copies are under way (the twin says why).
+        // Band_y[part][d] and interior slabs' Band_x from compares (the twin's fill_band_y and
+        // band_x say which gaps); slabs at the image's edges by the general weights.
+        const uint span = 2u * (uint)r;
 #if MMA_WGMMA
-    fill_band_y_wgmma((__local uint*)band_y, r);
-    fence_for_bulk();  // the warpgroup products read it through the async proxy
+        fill_band_y_wgmma((__local uint*)band_y, r);
+        fence_for_bulk();  // the warpgroup products read it through the async proxy
 #else
-    fill_band_y(band_y, r);
+        fill_band_y(band_y, r);
 #endif
-    const int slab_x0 = x0 + SLAB * warp;
-    const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
+        const int slab_x0 = x0 + SLAB * warp;
+        const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
 #pragma unroll
-    for (int s = 0; s < MMA_KH; ++s) {
-        const bool half_k = MMA_LAST_STEP_HALF && s == MMA_KH - 1;
-        const bool in_order = half_k || !MMA_PAIRED;
-        if (interior) {
-            uint reg[4];
+        for (int s = 0; s < MMA_KH; ++s) {
+            const bool half_k = MMA_LAST_STEP_HALF && s == MMA_KH - 1;
+            const bool in_order = half_k || !MMA_PAIRED;
+            if (interior) {
+                uint reg[4];
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const int column = in_order ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
-                reg[i] = window_word(32 * s + column - ra - (g + 8 * (i & 1)) + r, span, 1, 2, 3);
+                for (int i = 0; i < 4; ++i) {
+                    const int column = in_order ? 4 * tg + 16 * (i >> 1) : 8 * tg + 4 * (i >> 1);
+                    reg[i] = window_word(32 * s + column - ra - (g + 8 * (i & 1)) + r, span, 1, 2, 3);
+                }
+                band_x[s] = (uint4)(reg[0], reg[1], reg[2], reg[3]);
+            } else {
+                band_x[s] = band_x_fragment(lane, s, slab_x0, r, ra, width);
             }
-            band_x[s] = (uint4)(reg[0], reg[1], reg[2], reg[3]);
-        } else {
-            band_x[s] = band_x_fragment(lane, s, slab_x0, r, ra, width);
         }
-    }
 #endif
 
-    const int slab_col = IN_HALO + SLAB * warp - ra;
-    // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (the
-    // twin's history).
-    uint4 history[MMA_G > 1 ? MMA_G - 1 : 1][2];
+        const int slab_col = IN_HALO + SLAB * warp - ra;
+        // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (the
+        // twin's history).
+        uint4 history[MMA_G > 1 ? MMA_G - 1 : 1][2];
 #pragma unroll
-    for (int d = 0; d < (MMA_G > 1 ? MMA_G - 1 : 1); ++d) {
-        history[d][0] = history[d][1] = (uint4)(0);
-    }
-    // Unrolled by the period of the buffers and the history, as the twin (which says why), but 2
-    // times at the shape (3, 2) with cp.async: NVIDIA's OpenCL ran it unrolled 6 times slower than
-    // not at all. H100, kernel ms, unrolled / not (call-150): 8K m = 5 / 31 / 63 0.0321 / 0.0339 /
-    // 0.0441 against 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
-    // With the copy engine's four buffers 4 times at every shape: at (3, 2) 8K m = 45 0.0377 ->
-    // 0.0353, 4096^2 0.0198 -> 0.0185 against 2 times (call-202).
+        for (int d = 0; d < (MMA_G > 1 ? MMA_G - 1 : 1); ++d) {
+            history[d][0] = history[d][1] = (uint4)(0);
+        }
+        // Unrolled by the period of the buffers and the history, as the twin (which says why), but 2
+        // times at the shape (3, 2) with cp.async: NVIDIA's OpenCL ran it unrolled 6 times slower than
+        // not at all. H100, kernel ms, unrolled / not (call-150): 8K m = 5 / 31 / 63 0.0321 / 0.0339 /
+        // 0.0441 against 0.0329 / 0.0365 / 0.0482; m = 45 2 / 6 times 0.0409 / 0.0423 against 0.0417.
+        // With the copy engine's four buffers 4 times at every shape: at (3, 2) 8K m = 45 0.0377 ->
+        // 0.0353, 4096^2 0.0198 -> 0.0185 against 2 times (call-202).
 #if MMA_DEEP_WALK
 #pragma unroll 8
 #elif MMA_TMA_LOADS || IN_BUFS == 4
@@ -600,209 +635,210 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #else
 #pragma unroll 3
 #endif
-    for (int j = 0; j < steps; ++j) {
-        const int buf = j % IN_BUFS;
+        for (int j = 0; j < steps; ++j) {
+            const int buf = j % IN_BUFS;
 #if MMA_TMA_LOADS
-        barrier_wait(barriers + buf, (parities >> buf) & 1);
-        parities ^= 1u << buf;
+            barrier_wait(barriers + buf, (parities >> buf) & 1);
+            parities ^= 1u << buf;
 #else
-        mma_copies_wait_ahead();
+            mma_copies_wait_ahead();
 #endif
 #if MMA_BAND_TABLES && MMA_WGMMA
-        if (j == 0) {
-            fence_for_bulk();  // Band_y^T, arrived with group 0, before the warpgroup products read it
-        }
+            if (j == 0) {
+                fence_for_bulk();  // Band_y^T, arrived with group 0, before the warpgroup products read it
+            }
 #endif
 #if MMA_TMA_STORES
-        if (t == MMA_THREADS - 32) {
-            bulk_stores_read();  // the tile this step's pass 2 fills, stored two steps ago
-        }
+            if (t == MMA_THREADS - 32) {
+                bulk_stores_read();  // the tile this step's pass 2 fills, stored two steps ago
+            }
 #endif
-        barrier(CLK_LOCAL_MEM_FENCE);
+            barrier(CLK_LOCAL_MEM_FENCE);
 #if !MMA_WGMMA
-        if (j >= MMA_G) {
-            store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);  // (with wgmma, under it)
-        }
+            if (j >= MMA_G) {
+                store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);  // (with wgmma, under it)
+            }
 #endif
-        const int ahead = j + IN_BUFS - 1;
+            const int ahead = j + IN_BUFS - 1;
 #if MMA_TMA_LOADS
-        if (ahead < steps && warp == 0) {
-            stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, ahead);
-        }
+            if (ahead < steps && warp == 0) {
+                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, ahead);
+            }
 #else
-        if (ahead < steps) {
-            __local uchar* to = in_bufs + (ahead % IN_BUFS) * IN_BYTES;
-            if (copy0) {
-                stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i0, col0, to0);
+            if (ahead < steps) {
+                __local uchar* to = in_bufs + (ahead % IN_BUFS) * IN_BYTES;
+                if (copy0) {
+                    stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i0, col0, to0);
+                }
+                if (copy1) {
+                    stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i1, col1, to1);
+                }
             }
-            if (copy1) {
-                stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i1, col1, to1);
-            }
-        }
-        mma_copies_commit();
+            mma_copies_commit();
 #endif
 
-        // Pass 1: H^T of group j, 8 rows at a time, then as pass-2 B operands (low bytes x, y;
-        // high bytes z, w) per slab half.
-        __local const uchar* rows = in_bufs + buf * IN_BYTES + slab_col;
-        uint4 h[4];
+            // Pass 1: H^T of group j, 8 rows at a time, then as pass-2 B operands (low bytes x, y;
+            // high bytes z, w) per slab half.
+            __local const uchar* rows = in_bufs + buf * IN_BYTES + slab_col;
+            uint4 h[4];
 #pragma unroll
-        for (int n = 0; n < 4; ++n) {
-            h[n] = (uint4)(0);
-            __local const uchar* row = rows + (8 * n + g) * IN_PITCH;
+            for (int n = 0; n < 4; ++n) {
+                h[n] = (uint4)(0);
+                __local const uchar* row = rows + (8 * n + g) * IN_PITCH;
 #pragma unroll
-            for (int s = 0; s < MMA_KH; ++s) {
+                for (int s = 0; s < MMA_KH; ++s) {
 #if MMA_LAST_STEP_HALF
-                if (s == MMA_KH - 1) {
-                    const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
-                    MMA_U8_K16(h[n], band_x[s].x, band_x[s].y, b0);
-                    continue;
-                }
-#endif
-#if MMA_PAIRED
-                const uint2 b = *(__local const uint2*)(row + 32 * s + 8 * tg);
-                MMA_U8(h[n], band_x[s], b.x, b.y);
-#else
-                const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
-                const uint b1 = *(__local const uint*)(row + 32 * s + 4 * tg + 16);
-                MMA_U8(h[n], band_x[s], b0, b1);
-#endif
-            }
-        }
-        uint4 ops[MMA_G][2];
-        // Slab half 0 from c0, c1 (x, y), half 1 from c2, c3 (z, w).
-#pragma unroll
-        for (int n = 0; n < 2; ++n) {
-            const uint p0 = byte_perm2(n ? h[0].z : h[0].x, n ? h[0].w : h[0].y, 0x5140);
-            const uint q0 = byte_perm2(n ? h[1].z : h[1].x, n ? h[1].w : h[1].y, 0x5140);
-            const uint p1 = byte_perm2(n ? h[2].z : h[2].x, n ? h[2].w : h[2].y, 0x5140);
-            const uint q1 = byte_perm2(n ? h[3].z : h[3].x, n ? h[3].w : h[3].y, 0x5140);
-            ops[MMA_G - 1][n] =
-                (uint4)(byte_perm2(p0, q0, 0x5410), byte_perm2(p1, q1, 0x5410), byte_perm2(p0, q0, 0x7632),
-                        byte_perm2(p1, q1, 0x7632));
-        }
-
-        if (j + 1 >= MMA_G) {
-            // Pass 2: output block q = j - G + 1 from groups q .. j.
-            const int q = j - MMA_G + 1;
-            __local uchar* tile = out_tiles + (q & 1) * OUT_BYTES;
-#pragma unroll
-            for (int d = 0; d + 1 < MMA_G; ++d) {
-                ops[d][0] = history[d][0];
-                ops[d][1] = history[d][1];
-            }
-#if MMA_WGMMA
-            // The warpgroup's products, as in the twin: A of group d this warp's H^T (rows g and
-            // g + 8 its slab columns g and g + 8, k its permuted rows); a work-item's accumulators
-            // hold slab columns g (e < 2) and g + 8 at output rows 8 c + 2 tg, + 1.
-            {
-                uint vh[16];
-                uint vl[16];
-                uint4 a_hi[MMA_G];
-                uint4 a_lo[MMA_G];
-#pragma unroll
-                for (int d = 0; d < MMA_G; ++d) {
-                    a_hi[d] = (uint4)(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
-                    a_lo[d] = (uint4)(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
-                }
-                wgmma_fence();
-                const ulong b0 = band_y_descriptor(band_y, 0);
-                const ulong b1 = band_y_descriptor(band_y, 1);
-                const ulong b2 = band_y_descriptor(band_y, 2);
-                WGMMA_U8_CHAIN3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
-                WGMMA_U8_CHAIN3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
-                wgmma_commit();
-                // The previous step's outputs leave while the products run (the twin's figures).
-                if (j >= MMA_G) {
-                    store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
-                }
-                wgmma_wait_all();
-                WGMMA_HOLD(vh);
-                WGMMA_HOLD(vl);
-#pragma unroll
-                for (int d = 0; d < MMA_G; ++d) {
-                    WGMMA_KEEP(a_hi[d]);
-                    WGMMA_KEEP(a_lo[d]);
-                }
-#pragma unroll
-                for (int c = 0; c < 4; ++c) {
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        const uint m = mul_hi(vh[4 * c + e] * 256u + vl[4 * c + e] + bias, magic);
-                        const int row = 8 * c + 2 * tg + (e & 1);
-                        tile[row * OUT_PITCH + OUT_PIECE(row, warp) + g + 8 * (e >> 1)] = (uchar)m;
-                    }
-                }
-            }
-#else
-#pragma unroll
-            for (int part = 0; part < 2; ++part) {
-                uint4 vh[2];
-                uint4 vl[2];
-#pragma unroll
-                for (int n = 0; n < 2; ++n) {
-                    vh[n] = (uint4)(0);
-                    vl[n] = (uint4)(bias);
-                }
-#pragma unroll
-                for (int d = 0; d < MMA_G; ++d) {
-                    const bool lower = BAND_Y_REACHES(part, d, false);
-                    const bool upper = BAND_Y_REACHES(part, d, true);
-                    const bool full = lower && upper;
-                    if (!lower && !upper) {
+                    if (s == MMA_KH - 1) {
+                        const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
+                        MMA_U8_K16(h[n], band_x[s].x, band_x[s].y, b0);
                         continue;
                     }
-                    const uint4 a = band_y[(part * MAX_GROUPS + d) * 32 + lane];
+#endif
+#if MMA_PAIRED
+                    const uint2 b = *(__local const uint2*)(row + 32 * s + 8 * tg);
+                    MMA_U8(h[n], band_x[s], b.x, b.y);
+#else
+                    const uint b0 = *(__local const uint*)(row + 32 * s + 4 * tg);
+                    const uint b1 = *(__local const uint*)(row + 32 * s + 4 * tg + 16);
+                    MMA_U8(h[n], band_x[s], b0, b1);
+#endif
+                }
+            }
+            uint4 ops[MMA_G][2];
+            // Slab half 0 from c0, c1 (x, y), half 1 from c2, c3 (z, w).
 #pragma unroll
-                    for (int n = 0; n < 2; ++n) {
-                        const uint4 b = ops[d][n];  // low bytes (x, y), high bytes (z, w)
-                        if (full) {
-                            MMA_U8(vh[n], a, b.z, b.w);
-                            MMA_U8(vl[n], a, b.x, b.y);
-                        } else if (lower) {
-                            MMA_U8_K16(vh[n], a.x, a.y, b.z);
-                            MMA_U8_K16(vl[n], a.x, a.y, b.x);
-                        } else {
-                            MMA_U8_K16(vh[n], a.z, a.w, b.w);
-                            MMA_U8_K16(vl[n], a.z, a.w, b.y);
+            for (int n = 0; n < 2; ++n) {
+                const uint p0 = byte_perm2(n ? h[0].z : h[0].x, n ? h[0].w : h[0].y, 0x5140);
+                const uint q0 = byte_perm2(n ? h[1].z : h[1].x, n ? h[1].w : h[1].y, 0x5140);
+                const uint p1 = byte_perm2(n ? h[2].z : h[2].x, n ? h[2].w : h[2].y, 0x5140);
+                const uint q1 = byte_perm2(n ? h[3].z : h[3].x, n ? h[3].w : h[3].y, 0x5140);
+                ops[MMA_G - 1][n] =
+                    (uint4)(byte_perm2(p0, q0, 0x5410), byte_perm2(p1, q1, 0x5410), byte_perm2(p0, q0, 0x7632),
+                            byte_perm2(p1, q1, 0x7632));
+            }
+
+            if (j + 1 >= MMA_G) {
+                // Pass 2: output block q = j - G + 1 from groups q .. j.
+                const int q = j - MMA_G + 1;
+                __local uchar* tile = out_tiles + (q & 1) * OUT_BYTES;
+#pragma unroll
+                for (int d = 0; d + 1 < MMA_G; ++d) {
+                    ops[d][0] = history[d][0];
+                    ops[d][1] = history[d][1];
+                }
+#if MMA_WGMMA
+                // The warpgroup's products, as in the twin: A of group d this warp's H^T (rows g and
+                // g + 8 its slab columns g and g + 8, k its permuted rows); a work-item's accumulators
+                // hold slab columns g (e < 2) and g + 8 at output rows 8 c + 2 tg, + 1.
+                {
+                    uint vh[16];
+                    uint vl[16];
+                    uint4 a_hi[MMA_G];
+                    uint4 a_lo[MMA_G];
+#pragma unroll
+                    for (int d = 0; d < MMA_G; ++d) {
+                        a_hi[d] = (uint4)(ops[d][0].z, ops[d][1].z, ops[d][0].w, ops[d][1].w);
+                        a_lo[d] = (uint4)(ops[d][0].x, ops[d][1].x, ops[d][0].y, ops[d][1].y);
+                    }
+                    wgmma_fence();
+                    const ulong b0 = band_y_descriptor(band_y, 0);
+                    const ulong b1 = band_y_descriptor(band_y, 1);
+                    const ulong b2 = band_y_descriptor(band_y, 2);
+                    WGMMA_U8_CHAIN3(vh, a_hi[0], a_hi[1], a_hi[2], b0, b1, b2);
+                    WGMMA_U8_CHAIN3(vl, a_lo[0], a_lo[1], a_lo[2], b0, b1, b2);
+                    wgmma_commit();
+                    // The previous step's outputs leave while the products run (the twin's figures).
+                    if (j >= MMA_G) {
+                        store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
+                    }
+                    wgmma_wait_all();
+                    WGMMA_HOLD(vh);
+                    WGMMA_HOLD(vl);
+#pragma unroll
+                    for (int d = 0; d < MMA_G; ++d) {
+                        WGMMA_KEEP(a_hi[d]);
+                        WGMMA_KEEP(a_lo[d]);
+                    }
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) {
+                            const uint m = mul_hi(vh[4 * c + e] * 256u + vl[4 * c + e] + bias, magic);
+                            const int row = 8 * c + 2 * tg + (e & 1);
+                            tile[row * OUT_PITCH + OUT_PIECE(row, warp) + g + 8 * (e >> 1)] = (uchar)m;
                         }
                     }
                 }
+#else
 #pragma unroll
-                for (int n = 0; n < 2; ++n) {
-                    const uint4 v = vh[n] * 256u + vl[n];
-                    const uint m0 = mul_hi(v.x, magic);
-                    const uint m1 = mul_hi(v.y, magic);
-                    const uint m2 = mul_hi(v.z, magic);
-                    const uint m3 = mul_hi(v.w, magic);
-                    __local uchar* at = tile + (16 * part + g) * OUT_PITCH + OUT_PIECE(g, warp) + 8 * n + 2 * tg;
-                    *(__local ushort*)at = (ushort)byte_perm2(m0, m1, 0x0040);
-                    *(__local ushort*)(at + 8 * OUT_PITCH) = (ushort)byte_perm2(m2, m3, 0x0040);
+                for (int part = 0; part < 2; ++part) {
+                    uint4 vh[2];
+                    uint4 vl[2];
+#pragma unroll
+                    for (int n = 0; n < 2; ++n) {
+                        vh[n] = (uint4)(0);
+                        vl[n] = (uint4)(bias);
+                    }
+#pragma unroll
+                    for (int d = 0; d < MMA_G; ++d) {
+                        const bool lower = BAND_Y_REACHES(part, d, false);
+                        const bool upper = BAND_Y_REACHES(part, d, true);
+                        const bool full = lower && upper;
+                        if (!lower && !upper) {
+                            continue;
+                        }
+                        const uint4 a = band_y[(part * MAX_GROUPS + d) * 32 + lane];
+#pragma unroll
+                        for (int n = 0; n < 2; ++n) {
+                            const uint4 b = ops[d][n];  // low bytes (x, y), high bytes (z, w)
+                            if (full) {
+                                MMA_U8(vh[n], a, b.z, b.w);
+                                MMA_U8(vl[n], a, b.x, b.y);
+                            } else if (lower) {
+                                MMA_U8_K16(vh[n], a.x, a.y, b.z);
+                                MMA_U8_K16(vl[n], a.x, a.y, b.x);
+                            } else {
+                                MMA_U8_K16(vh[n], a.z, a.w, b.w);
+                                MMA_U8_K16(vl[n], a.z, a.w, b.y);
+                            }
+                        }
+                    }
+#pragma unroll
+                    for (int n = 0; n < 2; ++n) {
+                        const uint4 v = vh[n] * 256u + vl[n];
+                        const uint m0 = mul_hi(v.x, magic);
+                        const uint m1 = mul_hi(v.y, magic);
+                        const uint m2 = mul_hi(v.z, magic);
+                        const uint m3 = mul_hi(v.w, magic);
+                        __local uchar* at = tile + (16 * part + g) * OUT_PITCH + OUT_PIECE(g, warp) + 8 * n + 2 * tg;
+                        *(__local ushort*)at = (ushort)byte_perm2(m0, m1, 0x0040);
+                        *(__local ushort*)(at + 8 * OUT_PITCH) = (ushort)byte_perm2(m2, m3, 0x0040);
+                    }
                 }
-            }
 #endif
 #if MMA_TMA_STORES
-            fence_for_bulk();  // the tile's tensor store reads it after the next step's barrier
+                fence_for_bulk();  // the tile's tensor store reads it after the next step's barrier
 #endif
-        }
-        // Group j's operands join the history; group q's, which no later block reads, leave it.
-        if (MMA_G > 1) {
+            }
+            // Group j's operands join the history; group q's, which no later block reads, leave it.
+            if (MMA_G > 1) {
 #pragma unroll
-            for (int d = 0; d + 2 < MMA_G; ++d) {
-                history[d][0] = history[d + 1][0];
-                history[d][1] = history[d + 1][1];
+                for (int d = 0; d + 2 < MMA_G; ++d) {
+                    history[d][0] = history[d + 1][0];
+                    history[d][1] = history[d + 1][1];
+                }
+                history[MMA_G > 1 ? MMA_G - 2 : 0][0] = ops[MMA_G - 1][0];
+                history[MMA_G > 1 ? MMA_G - 2 : 0][1] = ops[MMA_G - 1][1];
             }
-            history[MMA_G > 1 ? MMA_G - 2 : 0][0] = ops[MMA_G - 1][0];
-            history[MMA_G > 1 ? MMA_G - 2 : 0][1] = ops[MMA_G - 1][1];
         }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    store_tile(out_tiles, out, out_map, width, x0, y0, y_end, steps - MMA_G);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        store_tile(out_tiles, out, out_map, width, x0, y0, y_end, steps - MMA_G);
 #if MMA_TMA_STORES
-    if (t == MMA_THREADS - 32) {
-        bulk_stores_done();  // before the work-group's local memory goes
-    }
+        if (t == MMA_THREADS - 32) {
+            bulk_stores_done();  // before the work-group's local memory goes
+        }
 #endif
+    }
 }
 
 // Fills the band tables for images of `width` columns and windows of `window` (one work-group, at

@@ -17,8 +17,9 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form,
-    BATCH_ROWS, FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, fused_launch, mma_by_default, mma_output_blocks, mma_shape,
+    one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS,
+    MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
@@ -27,7 +28,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &["strips", "form", "mma_columns", "mma_pass2", "pdl", "f32_form"],
+    tunables: &["strips", "form", "mma_columns", "mma_pass2", "mma_spread", "pdl", "f32_form"],
     domain: DOMAIN,
 };
 
@@ -110,7 +111,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let copy_engine = crate::box_fast_tma::takes(ctx.gpu, ctx.tunables, &ctx.problem)?;
     let tensor_cores = !copy_engine && (form == Some(U8Form::Mma) || mma_default);
     if !tensor_cores {
-        let only_mma = ["mma_columns", "mma_pass2", "pdl"];
+        let only_mma = ["mma_columns", "mma_pass2", "mma_spread", "pdl"];
         if let Some(name) = only_mma.into_iter().find(|name| ctx.tunables.get(name).is_some()) {
             return Err(Error::input(format!(
                 "box-filter `fast` tunable `{name}` applies to the tensor-core form (form = mma), which \
@@ -124,7 +125,8 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         (module, vec![launch], None)
     } else if tensor_cores {
         dependent = dependent_launch(ctx.tunables, ctx.gpu.facts.compute_capability)?;
-        let (module, launch) = mma_launch::<P>(&ctx, strips, mma_columns.unwrap_or(MMA_OUT_COLS), dependent)?;
+        let spread = MmaSpread::asked(ctx.tunables)?.unwrap_or(MmaSpread::Strips);
+        let (module, launch) = mma_launch::<P>(&ctx, strips, spread, mma_columns.unwrap_or(MMA_OUT_COLS), dependent)?;
         tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
         (module, vec![launch], None)
     } else {
@@ -198,10 +200,12 @@ fn running_sum_launches<P: Pixel>(
     Ok((module, launches, colsum_t))
 }
 
-/// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows.
+/// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows,
+/// or a wave of blocks each an even share of the output blocks (`spread`).
 fn mma_launch<P: Pixel>(
     ctx: &PlanContext<'_>,
     strips: Option<usize>,
+    spread: MmaSpread,
     block_columns: usize,
     dependent: bool,
 ) -> Result<(Module, Launch), Error> {
@@ -209,6 +213,19 @@ fn mma_launch<P: Pixel>(
     if !MMA_COLUMNS.contains(&block_columns) {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `mma_columns` is one of {MMA_COLUMNS:?}, not {block_columns}"
+        )));
+    }
+    let even = spread == MmaSpread::Even;
+    if even && strips.is_some() {
+        return Err(Error::input(
+            "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread \
+             takes as many blocks as the GPU holds at once",
+        ));
+    }
+    if even && block_columns != MMA_OUT_COLS {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_spread: even` applies to blocks of {MMA_OUT_COLS} columns, not \
+             {block_columns}"
         )));
     }
     let (major, minor) = ctx.gpu.facts.compute_capability;
@@ -228,6 +245,9 @@ fn mma_launch<P: Pixel>(
         .set("MMA_OUT_COLS", block_columns)
         .set("MMA_BEYOND_L2", usize::from(beyond))
         .set("MMA_PDL", usize::from(dependent));
+    if even {
+        defines = defines.set("MMA_EVEN_SPREAD", 1);
+    }
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, block_columns, (major, minor))?;
     if warpgroups {
         defines = defines.set("MMA_WGMMA", 1).flag(crate::compile::ARCH_SPECIFIC);
@@ -237,14 +257,17 @@ fn mma_launch<P: Pixel>(
     let block = (mma_threads(block_columns), 1);
     let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
+    let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
     let strips = match strips {
         Some(n) => n,
-        None => {
-            let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
-            one_wave_strips(columns, height, slots)
-        }
+        None => one_wave_strips(columns, height, slots),
     };
-    if warpgroups && !beyond && deep_walk(height, strips) {
+    // The even spread's blocks walk their share, in one or two walks.
+    let deep = match even {
+        true => mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS,
+        false => deep_walk(height, strips),
+    };
+    if warpgroups && !beyond && deep {
         let deep = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.set("MMA_DEEP_WALK", 1))?;
         let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
         // The strips were counted by the other module's occupancy: only where it is the same.
@@ -252,7 +275,12 @@ fn mma_launch<P: Pixel>(
             (module, launch) = (deep, deep_launch);
         }
     }
-    launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
+    if even {
+        let (blocks, _) = grid_2d(even_spread_blocks(width, height, slots), 1, "the tensor-core box filter")?;
+        launch.config.grid_dim = (blocks, 1, 1);
+    } else {
+        launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
+    }
     fill_mma_tables(ctx.gpu, &module, block.0, width, window)?;
     Ok((module, launch))
 }
@@ -559,7 +587,7 @@ mod tests {
                 },
                 spacer: Spacer::allocate(&gpu).unwrap(),
             };
-            let (_module, launch) = mma_launch::<u8>(&ctx, None, MMA_OUT_COLS, true).unwrap();
+            let (_module, launch) = mma_launch::<u8>(&ctx, None, MmaSpread::Strips, MMA_OUT_COLS, true).unwrap();
             let mut image = ImageBuffers::<u8>::new(&gpu, width, height).unwrap();
             let host = Image::new(width, height, Pixels::U8(pixels.clone())).unwrap();
             image.copy_in(&gpu, &host).unwrap();

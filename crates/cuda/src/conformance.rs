@@ -195,7 +195,8 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     // elsewhere), every G = 3 window either side of the shapes' changes, and one strip (the
     // warpgroup form's deeper walk, MMA_DEEP_WALK, down the images of 8 blocks' rows and more, its
     // steps no multiple of its unrolling); on images narrower than a block and with blocks past the
-    // right edge.
+    // right edge; and the even spread (tunable `mma_spread`), whose blocks' shares cross from one
+    // column to the next (1040 x 1100: 9 columns of 35 output blocks over a wave of blocks).
     let every_shape: &[usize] = &[1, 17, 19, 33, 35, 51, 63];
     let g3: &[usize] = &[35, 47, 49, 51, 63];
     let forced = [
@@ -204,6 +205,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         ("mma_pass2", ParamValue::Str("mma".into()), g3),
         ("mma_pass2", ParamValue::Str("wgmma".into()), g3),
         ("strips", ParamValue::Int(1), g3),
+        ("mma_spread", ParamValue::Str("even".into()), every_shape),
     ];
     for (width, height) in [(1040, 1100), (1024, 300), (64, 64), (256, 7)] {
         for (name, value, windows) in &forced {
@@ -276,6 +278,22 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2")), "{window} {pass2}: {err}");
         }
     }
+    // The even spread beside strips or wider blocks, or an unknown spread; outside the
+    // tensor-core form.
+    if gpu.facts.compute_capability.0 >= 8 {
+        let even = Params::new().with("form", "mma").with("mma_spread", "even");
+        for (tunables, named) in [
+            (even.clone().with("strips", 4usize), "`strips`"),
+            (even.clone().with("mma_columns", 256usize), "256"),
+            (Params::new().with("form", "mma").with("mma_spread", "rows"), "`rows`"),
+        ] {
+            let err = plan(1024, 300, DType::U8, 31, &tunables).err().expect("a bad input");
+            assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread") && m.contains(named)), "{err}");
+        }
+    }
+    let f32_spread = Params::new().with("mma_spread", "even");
+    let err = plan(1024, 300, DType::F32, 63, &f32_spread).err().expect("a bad input");
+    assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`")), "{err}");
     let f32_pass2 = Params::new().with("mma_pass2", "mma");
     let err = plan(1024, 300, DType::F32, 63, &f32_pass2).err().expect("a bad input");
     assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2`")), "{err}");

@@ -192,6 +192,75 @@ pub fn deep_walk(height: usize, strips: usize) -> bool {
     blocks >= DEEP_WALK_BLOCKS
 }
 
+/// How the tensor-core form spreads an image's output blocks (32 rows of a column of blocks) over
+/// its blocks (tunable `mma_spread`): `strips`, a block a strip of one column (the grid columns x
+/// strips, `one_wave_strips`), or `even`, as many blocks as the device holds at once, each the
+/// same share of the output blocks in column order, walking down each column its share reaches
+/// (the kernel file's MMA_EVEN_SPREAD). Where the columns of blocks divide the slots badly (38
+/// columns against 264 slots at 4800^2), strips leave a wave part empty or run a second; an even
+/// share fills one wave, at the cost of a second walk's start in the blocks whose share crosses
+/// a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MmaSpread {
+    Strips,
+    Even,
+}
+
+impl MmaSpread {
+    /// Tunable `mma_spread`, if given: `strips` or `even`, else a bad input naming it.
+    pub fn asked(tunables: &Params) -> Result<Option<MmaSpread>, Error> {
+        match tunables.string_opt("mma_spread")? {
+            None => Ok(None),
+            Some("strips") => Ok(Some(MmaSpread::Strips)),
+            Some("even") => Ok(Some(MmaSpread::Even)),
+            Some(other) => Err(Error::input(format!(
+                "box-filter `fast` tunable `mma_spread` is `strips` or `even`, not `{other}`"
+            ))),
+        }
+    }
+}
+
+/// Output blocks of the tensor-core form in an image: columns of MMA_OUT_COLS x blocks of
+/// MMA_BLOCK_ROWS rows.
+pub fn mma_output_blocks(width: usize, height: usize) -> usize {
+    width.div_ceil(MMA_OUT_COLS) * height.div_ceil(MMA_BLOCK_ROWS)
+}
+
+/// Blocks of the even spread on a device holding `slots` of them at once: one wave, none idle
+/// (no more than the image's output blocks).
+pub fn even_spread_blocks(width: usize, height: usize, slots: usize) -> usize {
+    mma_output_blocks(width, height).min(slots.max(1)).max(1)
+}
+
+/// Steps of 32 rows the slowest block of the tensor-core form takes with G groups an output block
+/// (each walk starts G - 1 steps before its first outputs), spread in `strips`: each wave's strip
+/// one after the other.
+pub fn strips_critical_steps(width: usize, height: usize, slots: usize, groups: usize, strips: usize) -> usize {
+    let strips = strips.max(1);
+    let waves = (width.div_ceil(MMA_OUT_COLS) * strips).div_ceil(slots.max(1));
+    let blocks = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS);
+    waves * (blocks + groups - 1)
+}
+
+/// The same for the even spread (the kernel file's MMA_EVEN_SPREAD): each column of blocks is G -
+/// 1 steps of a walk's start and a step an output block, a block takes an even share of those
+/// steps, rounded up, and pays a start on top where its share begins inside a column.
+pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: usize) -> usize {
+    let steps = width.div_ceil(MMA_OUT_COLS) * (height.div_ceil(MMA_BLOCK_ROWS) + groups - 1);
+    steps.div_ceil(even_spread_blocks(width, height, slots)) + groups - 1
+}
+
+/// Whether the tensor-core form spreads an image evenly by default: where its slowest block's
+/// steps come to at most EVEN_SPREAD_GAIN of the strips' (the planner's one-wave strips).
+pub fn even_spread_by_default(width: usize, height: usize, slots: usize, groups: usize) -> bool {
+    let strips = one_wave_strips(width.div_ceil(MMA_OUT_COLS), height, slots);
+    let even = even_critical_steps(width, height, slots, groups) as f64;
+    even <= EVEN_SPREAD_GAIN * strips_critical_steps(width, height, slots, groups, strips) as f64
+}
+
+/// The share of the strips' steps below which the even spread is the default.
+pub const EVEN_SPREAD_GAIN: f64 = 0.95;
+
 impl U8Form {
     /// Tunable `form`, if given: a bad input unless it names a form and the image is one the
     /// forms take (u8, width a multiple of 4, window up to FUSED_MAX_WINDOW).
@@ -314,6 +383,31 @@ mod tests {
             assert!(32 + 2 * r <= 32 * g && 16 + r + r.div_ceil(8) * 8 <= 32 * kh, "m = {window}");
             assert!(32 + 2 * r > 32 * (g - 1), "m = {window}: fewer groups would do");
         }
+    }
+
+    #[test]
+    fn the_even_spread_fills_one_wave_of_the_slots_and_names_a_bad_value() {
+        // 4800^2: 38 columns x 150 blocks, 264 slots of an H100 at G = 3.
+        assert_eq!(mma_output_blocks(4800, 4800), 5700);
+        assert_eq!(even_spread_blocks(4800, 4800, 264), 264);
+        // Small images: a block an output block.
+        assert_eq!(even_spread_blocks(256, 7, 264), 2);
+        let asked = |value: &str| MmaSpread::asked(&Params::new().with("mma_spread", value));
+        assert_eq!(asked("even").unwrap(), Some(MmaSpread::Even));
+        assert_eq!(asked("strips").unwrap(), Some(MmaSpread::Strips));
+        assert_eq!(MmaSpread::asked(&Params::new()).unwrap(), None);
+        // H100 at G = 3 (264 slots): 4800^2 two waves of 13 strips, 2 x (12 + 2) steps, against
+        // 38 x 152 steps in 264 shares of 22 and a start; 5760^2 2 x (17 + 2) against 32 + 2; UHD
+        // one wave of 9 + 2 against 8 + 2. At G <= 2 (396 slots) 4800^2 is one wave of 15 + 1
+        // against 15 + 1.
+        assert_eq!(strips_critical_steps(4800, 4800, 264, 3, 13), 28);
+        assert_eq!(even_critical_steps(4800, 4800, 264, 3), 24);
+        assert!(even_spread_by_default(4800, 4800, 264, 3));
+        assert!(even_spread_by_default(5760, 5760, 264, 3));
+        assert!(even_spread_by_default(3840, 2160, 264, 3));
+        assert!(!even_spread_by_default(4800, 4800, 396, 2));
+        let err = asked("rows").unwrap_err();
+        assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`") && m.contains("rows")), "{err}");
     }
 
     #[test]

@@ -9,8 +9,8 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, fused_launch, mma_by_default, mma_shape, one_wave_strips, strips_without_fused, U8Form,
-    FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, fused_launch, mma_by_default, mma_output_blocks, mma_shape,
+    one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -49,7 +49,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips", "max_registers", "form", "staging", "mma_pass2"],
+    tunables: &["strips", "max_registers", "form", "staging", "mma_pass2", "mma_spread"],
     domain: DOMAIN,
 };
 
@@ -428,10 +428,23 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
     let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
-    let per_cu = mma_groups_per_cu(image.window, warpgroups);
-    let strips =
-        strips.unwrap_or_else(|| one_wave_strips(columns, image.height, ctx.device.limits.compute_units * per_cu));
-    let deep = warpgroups && !staging.engine_loads && deep_walk(image.height, strips);
+    let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups);
+    let even = MmaSpread::asked(ctx.tunables)? == Some(MmaSpread::Even);
+    if even && strips.is_some() {
+        return Err(Error::input(
+            "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread takes as \
+             many work-groups as the device holds at once",
+        ));
+    }
+    let strips = strips.unwrap_or_else(|| one_wave_strips(columns, image.height, slots));
+    // The even spread's groups: one wave, each the same share of the output blocks.
+    let shares = even_spread_blocks(image.width, image.height, slots);
+    let deep = warpgroups
+        && !staging.engine_loads
+        && match even {
+            true => mma_output_blocks(image.width, image.height) / shares >= DEEP_WALK_BLOCKS,
+            false => deep_walk(image.height, strips),
+        };
     let defines = defines(image.dtype)
         .flag("NV_PTX")
         .set("MMA_G", groups)
@@ -440,6 +453,7 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         .set("MMA_TMA_STORES", usize::from(staging.engine_stores))
         .set("MMA_WGMMA", usize::from(warpgroups));
     let defines = if deep { defines.set("MMA_DEEP_WALK", 1) } else { defines };
+    let defines = if even { defines.set("MMA_EVEN_SPREAD", 1) } else { defines };
     let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP), nv_arch_specific: warpgroups };
     let program = build_with(ctx.device, MMA_FILE, &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
@@ -457,7 +471,11 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     plan.detail("staging", staging.describe());
     let pass2 = if warpgroups { "warpgroup products (wgmma, PTX target sm_90a)" } else { "each warp's mma.sync" };
     plan.detail("pass 2", pass2);
-    plan.detail("strips", strips);
+    if even {
+        plan.detail("spread", format!("even: {shares} work-groups, each the same share of the output blocks"));
+    } else {
+        plan.detail("strips", strips);
+    }
     let [from, width, height, window, to] = image.walk_args(input, plan.output())?;
     let tables = plan.scratch(mma_table_bytes(steps), "the tensor-core box filter's band tables")?;
     plan.prepare(Launch::new(
@@ -469,7 +487,8 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         [MMA_ITEMS, 1],
     )?);
     let args = [from, width, height, window, to, in_map, out_map, tables];
-    plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, [columns * MMA_ITEMS, strips], [MMA_ITEMS, 1])?);
+    let global = if even { [shares * MMA_ITEMS, 1] } else { [columns * MMA_ITEMS, strips] };
+    plan.step(Launch::new(ctx.device, &program, MMA_ENTRY, &args, global, [MMA_ITEMS, 1])?);
     plan.detail("path", "fused tensor cores");
     Ok(plan.boxed())
 }
@@ -491,7 +510,8 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }
-    if let Some(name) = ["staging", "mma_pass2"].into_iter().find(|name| ctx.tunables.get(name).is_some()) {
+    if let Some(name) = ["staging", "mma_pass2", "mma_spread"].into_iter().find(|name| ctx.tunables.get(name).is_some())
+    {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `{name}` applies to the tensor-core form (u8, `form: mma` or its default \
              images), not to this image's"

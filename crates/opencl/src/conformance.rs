@@ -200,6 +200,31 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} one strip");
         }
     }
+    // The even spread (tunable `mma_spread`), both stagings, every shape: the work-groups' shares
+    // cross from one column of blocks to the next (1040 x 1100: 9 columns of 35 output blocks
+    // over a wave), or hold one output block or none (the small images).
+    for (width, height) in [(1040, 1100), (1024, 300), (64, 64), (256, 7)] {
+        for window in [1, 17, 19, 33, 35, 51, 63] {
+            for staging in ["threads", "engine"] {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let tunables = Params::new().with("form", "mma").with("mma_spread", "even").with("staging", staging);
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(dspbench_core::Error::Unsupported(_)) = OpenClBackend.plan(&request) {
+                    continue;
+                }
+                let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} even {staging}");
+            }
+        }
+    }
+    let even_strips = Params::new().with("form", "mma").with("mma_spread", "even").with("strips", 4usize);
+    let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
+    let request = PlanRequest { problem, variant: "fast", tunables: &even_strips, device: 0 };
+    match OpenClBackend.plan(&request) {
+        Err(dspbench_core::Error::Unsupported(m)) => assert!(m.contains("NVIDIA"), "{m}"),
+        Err(dspbench_core::Error::Input(m)) => assert!(m.contains("`strips`") && m.contains("`mma_spread"), "{m}"),
+        other => panic!("strips beside the even spread: {:?}", other.map(|_| ())),
+    }
     for strips in [1usize, 3, 7, 40] {
         let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
         let tunables = Params::new().with("form", "ring").with("strips", strips);
@@ -213,6 +238,10 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let request = PlanRequest { problem: f32_image, variant: "fast", tunables: &staging, device: 0 };
     let err = OpenClBackend.plan(&request).err().expect("a bad input");
     assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`staging`")), "{err}");
+    let spread = Params::new().with("mma_spread", "even");
+    let request = PlanRequest { problem: f32_image, variant: "fast", tunables: &spread, device: 0 };
+    let err = OpenClBackend.plan(&request).err().expect("a bad input");
+    assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`mma_spread`")), "{err}");
     for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
         let problem = Problem::BoxFilter { width, height: 300, window, dtype };
         let request = PlanRequest { problem, variant: "fast", tunables: &ring, device: 0 };
