@@ -17,8 +17,8 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, fused_launch, mma_by_default, mma_output_blocks, mma_shape,
-    one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS,
+    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, fused_launch, mma_by_default, mma_output_blocks,
+    mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS,
     MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
@@ -125,7 +125,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
         (module, vec![launch], None)
     } else if tensor_cores {
         dependent = dependent_launch(ctx.tunables, ctx.gpu.facts.compute_capability)?;
-        let spread = MmaSpread::asked(ctx.tunables)?.unwrap_or(MmaSpread::Strips);
+        let spread = MmaSpread::asked(ctx.tunables)?;
         let (module, launch) = mma_launch::<P>(&ctx, strips, spread, mma_columns.unwrap_or(MMA_OUT_COLS), dependent)?;
         tensor_maps = Some(mma_tensor_maps(ctx.gpu, &image)?);
         (module, vec![launch], None)
@@ -201,11 +201,12 @@ fn running_sum_launches<P: Pixel>(
 }
 
 /// The tensor-core form's module and launch: blocks of MMA_OUT_COLS columns down strips of rows,
-/// or a wave of blocks each an even share of the output blocks (`spread`).
+/// or a wave of blocks each an even share of the output blocks (`spread`, else by default where
+/// `even_spread_by_default` says, unless strips or wider blocks are asked).
 fn mma_launch<P: Pixel>(
     ctx: &PlanContext<'_>,
     strips: Option<usize>,
-    spread: MmaSpread,
+    spread: Option<MmaSpread>,
     block_columns: usize,
     dependent: bool,
 ) -> Result<(Module, Launch), Error> {
@@ -215,7 +216,18 @@ fn mma_launch<P: Pixel>(
             "box-filter `fast` tunable `mma_columns` is one of {MMA_COLUMNS:?}, not {block_columns}"
         )));
     }
-    let even = spread == MmaSpread::Even;
+    let (groups, steps) = mma_shape(window);
+    let beyond = beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>());
+    let even = match spread {
+        Some(spread) => spread == MmaSpread::Even,
+        None => {
+            // Counted before the module exists: the rule applies at G = 3 alone, two blocks an SM.
+            let slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
+            strips.is_none()
+                && block_columns == MMA_OUT_COLS
+                && even_spread_by_default(width, height, slots, groups, beyond)
+        }
+    };
     if even && strips.is_some() {
         return Err(Error::input(
             "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread \
@@ -237,8 +249,6 @@ fn mma_launch<P: Pixel>(
     }
     // One shape a module, so that a small window's walk is not held to the registers of the
     // largest shape's (the kernel file's MMA_G, MMA_KH).
-    let (groups, steps) = mma_shape(window);
-    let beyond = beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>());
     let mut defines = defines::<P>()
         .set("MMA_G", groups)
         .set("MMA_KH", steps)
@@ -560,7 +570,8 @@ mod tests {
     /// before the one ahead had finished writing it would leave its mark in the last output. At G
     /// <= 2 (the copy engine's staging) and G = 3 (the band tables read before the wait); the
     /// kernel without its wait failed at G = 3 on an H100 (reports/2026-11-26-h100/experiments
-    /// call-301).
+    /// call-301). Both spreads: the even spread's blocks let the next grid in during their first
+    /// walk, before their last.
     #[test]
     fn dependent_launches_read_what_the_call_before_them_wrote() {
         let Some(gpu) = crate::conformance::first_gpu() else { return };
@@ -571,7 +582,7 @@ mod tests {
         let compiler = Compiler::default();
         let (width, height, calls) = (1040usize, 1100usize, 8);
         let pixels: Vec<u8> = (0..width * height).map(|i| ((i * 2654435761) >> 13) as u8).collect();
-        for window in [17, 63] {
+        for (window, spread) in [17, 63].into_iter().flat_map(|w| [(w, MmaSpread::Strips), (w, MmaSpread::Even)]) {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
             let tunables = Params::new().with("form", "mma");
             let ctx = PlanContext {
@@ -587,7 +598,7 @@ mod tests {
                 },
                 spacer: Spacer::allocate(&gpu).unwrap(),
             };
-            let (_module, launch) = mma_launch::<u8>(&ctx, None, MmaSpread::Strips, MMA_OUT_COLS, true).unwrap();
+            let (_module, launch) = mma_launch::<u8>(&ctx, None, Some(spread), MMA_OUT_COLS, true).unwrap();
             let mut image = ImageBuffers::<u8>::new(&gpu, width, height).unwrap();
             let host = Image::new(width, height, Pixels::U8(pixels.clone())).unwrap();
             image.copy_in(&gpu, &host).unwrap();
@@ -603,7 +614,8 @@ mod tests {
             crate::memory::copy_to_host(&gpu.stream, a, &mut device, "the last output").unwrap();
             let expected = (0..calls).fold(pixels.clone(), |image, _| host_box_u8(&image, width, height, window));
             let wrong = device.iter().zip(&expected).filter(|(d, e)| d != e).count();
-            assert_eq!(wrong, 0, "m = {window}: {wrong} of {} pixels differ after {calls} calls", width * height);
+            let all = width * height;
+            assert_eq!(wrong, 0, "m = {window}, {spread:?}: {wrong} of {all} pixels differ after {calls} calls");
         }
     }
 

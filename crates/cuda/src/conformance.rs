@@ -234,6 +234,19 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             |height| plan(1040, height, DType::U8, 35, &one_strip).unwrap().exec_info().details["defines"].clone();
         assert!(defines(1100).contains("-DMMA_DEEP_WALK=1"), "{}", defines(1100));
         assert!(!defines(64).contains("MMA_DEEP_WALK"), "{}", defines(64));
+        // The even spread by default where the strips of 264 slots take two waves (4800^2 at G =
+        // 3), not at G <= 2 nor on 8K (beyond the L2, one wave); strips asked keep strips.
+        let spread_of = |width, height, window, tunables: &Params| {
+            plan(width, height, DType::U8, window, tunables).unwrap().exec_info().details["defines"]
+                .contains("-DMMA_EVEN_SPREAD=1")
+        };
+        if gpu.facts.limits.sms == 132 {
+            let none = Params::new();
+            assert!(spread_of(4800, 4800, 63, &none));
+            assert!(!spread_of(4800, 4800, 5, &none));
+            assert!(!spread_of(7680, 4320, 63, &none));
+            assert!(!spread_of(4800, 4800, 63, &Params::new().with("strips", 13usize)));
+        }
     }
     let entry = |width, height, window| {
         plan(width, height, DType::U8, window, &Params::new()).unwrap().exec_info().details["entries"].clone()

@@ -250,12 +250,34 @@ pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: us
     steps.div_ceil(even_spread_blocks(width, height, slots)) + groups - 1
 }
 
-/// Whether the tensor-core form spreads an image evenly by default: where its slowest block's
-/// steps come to at most EVEN_SPREAD_GAIN of the strips' (the planner's one-wave strips).
-pub fn even_spread_by_default(width: usize, height: usize, slots: usize, groups: usize) -> bool {
-    let strips = one_wave_strips(width.div_ceil(MMA_OUT_COLS), height, slots);
+/// Whether the tensor-core form spreads an image evenly by default, `slots` of its blocks at once
+/// and G = `groups`: at G = 3, where its slowest block's steps come to at most EVEN_SPREAD_GAIN of
+/// the strips' (the planner's one-wave strips), and on images beyond the L2 (`beyond`) only where
+/// the strips take more than one wave. What the step count leaves out, the measurements put in
+/// (H100, CUDA, u8, us, strips -> even, the same rounds, reports/2026-11-26-h100/experiments
+/// call-343; NVIDIA's OpenCL alike):
+/// - A block's second walk starts cold (its first copies' round trip, its bands): about 2 us. At
+///   G <= 2, whose steps are cheap, the even spread ran level or slower on every image (4800^2 m =
+///   5 19.31 -> 21.62, 3840 x 2160 7.79 -> 9.69, 5120 x 2880 level).
+/// - Beyond the L2 the strips read the image a few rows at a time across its whole width, shared
+///   halos and whole DRAM pages; even shares spread the blocks over as many row positions as there
+///   are blocks: 7680 x 4320 m = 45 / 63 30.67 / 31.82 -> 40.73 / 41.06 and 8192^2 55.05 / 56.96 ->
+///   76.71 / 77.08, though their strips fill one wave and the steps predict a gain at 8K.
+/// - Where the strips take two waves (4800^2 and 4864 x 4800: 38 columns of blocks, 13 strips;
+///   5760^2: 45 and 11) the one wave pays: m = 45 / 63 25.41 / 26.93 -> 23.69 / 24.59, 25.78 /
+///   27.29 -> 23.87 / 24.62, 33.96 / 35.59 -> 31.76 / 32.72; within the L2 too (3840 x 2160 9.81 /
+///   10.57 -> 8.90 / 9.94, 5120 x 2880 14.29 / 15.64 -> 13.53 / 14.55; 4096^2, no gain predicted,
+///   15.14 / 16.62 against 15.06 / 16.37).
+pub fn even_spread_by_default(width: usize, height: usize, slots: usize, groups: usize, beyond: bool) -> bool {
+    if groups != 3 {
+        return false;
+    }
+    let columns = width.div_ceil(MMA_OUT_COLS);
+    let strips = one_wave_strips(columns, height, slots);
+    let waves = (columns * strips).div_ceil(slots.max(1));
     let even = even_critical_steps(width, height, slots, groups) as f64;
-    even <= EVEN_SPREAD_GAIN * strips_critical_steps(width, height, slots, groups, strips) as f64
+    (!beyond || waves > 1)
+        && even <= EVEN_SPREAD_GAIN * strips_critical_steps(width, height, slots, groups, strips) as f64
 }
 
 /// The share of the strips' steps below which the even spread is the default.
@@ -402,10 +424,19 @@ mod tests {
         // against 15 + 1.
         assert_eq!(strips_critical_steps(4800, 4800, 264, 3, 13), 28);
         assert_eq!(even_critical_steps(4800, 4800, 264, 3), 24);
-        assert!(even_spread_by_default(4800, 4800, 264, 3));
-        assert!(even_spread_by_default(5760, 5760, 264, 3));
-        assert!(even_spread_by_default(3840, 2160, 264, 3));
-        assert!(!even_spread_by_default(4800, 4800, 396, 2));
+        // The measured defaults (even_spread_by_default says why): G = 3 where the strips take two
+        // waves or the image lies within the L2 and the steps predict a gain; not 8K or 8192^2
+        // (beyond the L2, one wave), 4096^2 (no gain) or any G <= 2.
+        for (width, height, beyond) in [(4800, 4800, true), (4864, 4800, true), (5760, 5760, true)] {
+            assert!(even_spread_by_default(width, height, 264, 3, beyond), "{width} x {height}");
+        }
+        assert!(even_spread_by_default(3840, 2160, 264, 3, false));
+        assert!(even_spread_by_default(5120, 2880, 264, 3, false));
+        assert!(!even_spread_by_default(7680, 4320, 264, 3, true));
+        assert!(!even_spread_by_default(8192, 8192, 264, 3, true));
+        assert!(!even_spread_by_default(4096, 4096, 264, 3, false));
+        assert!(!even_spread_by_default(4800, 4800, 396, 2, true));
+        assert!(!even_spread_by_default(3840, 2160, 396, 2, false));
         let err = asked("rows").unwrap_err();
         assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`") && m.contains("rows")), "{err}");
     }

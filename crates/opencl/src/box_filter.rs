@@ -9,8 +9,8 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, fused_launch, mma_by_default, mma_output_blocks, mma_shape,
-    one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, fused_launch, mma_by_default, mma_output_blocks,
+    mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -429,7 +429,18 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups);
-    let even = MmaSpread::asked(ctx.tunables)? == Some(MmaSpread::Even);
+    // The even spread where asked, or by CUDA's rule (`even_spread_by_default`, measured alike
+    // here) where the L2's size is known; strips where asked.
+    let even = match MmaSpread::asked(ctx.tunables)? {
+        Some(spread) => spread == MmaSpread::Even,
+        None => {
+            let bytes = image.width * image.height * image.dtype.size_bytes();
+            strips.is_none()
+                && ctx.device.nvidia_l2_bytes().is_some_and(|l2| {
+                    even_spread_by_default(image.width, image.height, slots, groups, beyond_l2(l2, bytes))
+                })
+        }
+    };
     if even && strips.is_some() {
         return Err(Error::input(
             "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread takes as \

@@ -194,6 +194,19 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert!(shape_3_2["defines"].contains("-DMMA_WGMMA=1 ") && shape_3_2["defines"].contains("-DMMA_DEEP_WALK=1"));
         assert!(shape_3_2["defines"].contains("-DMMA_TMA_LOADS=0"), "{shape_3_2:?}");
         assert!(details(1100, 33)["defines"].contains("-DMMA_WGMMA=0"));
+        // The even spread by default as CUDA's (4800^2 at G = 3 on 132 compute units), where the L2's
+        // size comes from the CUDA driver.
+        let device = &crate::probe::devices().unwrap()[0];
+        if device.limits.compute_units == 132 && device.nvidia_l2_bytes().is_some() {
+            let spread = |side: usize, window| {
+                let problem = Problem::BoxFilter { width: side, height: side, window, dtype: DType::U8 };
+                let request = PlanRequest { problem, variant: "fast", tunables: &Params::new(), device: 0 };
+                OpenClBackend.plan(&request).unwrap().exec_info().details.get("spread").cloned().unwrap_or_default()
+            };
+            assert!(spread(4800, 63).starts_with("even"), "{}", spread(4800, 63));
+            assert_eq!(spread(4800, 5), "");
+            assert_eq!(spread(8192, 63), "");
+        }
         for window in [35, 45, 49, 51, 55, 63] {
             let problem = Problem::BoxFilter { width: 1040, height: 1100, window, dtype: DType::U8 };
             let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &one_strip);
