@@ -1207,7 +1207,9 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     // output block (32 rows): an even share of those steps a block, so that a block whose share
     // begins a column also takes its start, and one whose share begins inside a column pays it
     // on top (crates/kernels/src/box_fast.rs, even_critical_steps). An output block belongs to
-    // the share holding the step that ends it.
+    // the share holding the step that ends it. Where it pays and where it loses (a walk's cold
+    // start, blocks at as many row positions as there are blocks), with the H100's figures:
+    // even_spread_by_default there.
     const int per_column = (height + STEP_ROWS - 1) / STEP_ROWS;
     const int units = per_column + MMA_G - 1;
     const long long total = (long long)((width + MMA_OUT_COLS - 1) / MMA_OUT_COLS) * units;
