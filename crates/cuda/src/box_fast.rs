@@ -273,9 +273,10 @@ fn mma_launch<P: Pixel>(
         None => one_wave_strips(columns, height, slots),
     };
     // The even spread's blocks walk their share, in one or two walks.
-    let deep = match even {
-        true => mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS,
-        false => deep_walk(height, strips),
+    let deep = if even {
+        mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS
+    } else {
+        deep_walk(height, strips)
     };
     if warpgroups && !beyond && deep {
         let deep = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.set("MMA_DEEP_WALK", 1))?;

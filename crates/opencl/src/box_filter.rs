@@ -350,11 +350,7 @@ fn mma_staging(device: &Device, tunables: &Params, image: &Image, warpgroups: bo
         (Some(what), true) => Err(Error::unsupported(format!("box-filter `fast` staging `engine` needs {what}"))),
         (Some(_), false) => Ok(MmaStaging::threads("no copy engine here")),
         (None, true) => Ok(MmaStaging { engine_loads: true, engine_stores: groups <= 2, why: "asked" }),
-        (None, false) => {
-            let bytes = image.width * image.height * image.dtype.size_bytes();
-            let beyond = device.nvidia_l2_bytes().is_some_and(|l2| beyond_l2(l2, bytes));
-            Ok(engine_staging(groups, steps, warpgroups, beyond))
-        }
+        (None, false) => Ok(engine_staging(groups, steps, warpgroups, image_beyond_l2(device, image) == Some(true))),
     }
 }
 
@@ -417,6 +413,13 @@ fn mma_tensor_maps(
     ])
 }
 
+/// Whether the image's input and output lie beyond the L2 (`beyond_l2`), where the CUDA driver gives
+/// the L2's size (NVIDIA's OpenCL reports 4 MB for an H100's 50).
+fn image_beyond_l2(device: &Device, image: &Image) -> Option<bool> {
+    let bytes = image.width * image.height * image.dtype.size_bytes();
+    device.nvidia_l2_bytes().map(|l2| beyond_l2(l2, bytes))
+}
+
 fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<Box<dyn Algorithm>, Error> {
     if !ctx.device.is_nvidia() {
         return Err(Error::unsupported(
@@ -434,11 +437,9 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let even = match MmaSpread::asked(ctx.tunables)? {
         Some(spread) => spread == MmaSpread::Even,
         None => {
-            let bytes = image.width * image.height * image.dtype.size_bytes();
             strips.is_none()
-                && ctx.device.nvidia_l2_bytes().is_some_and(|l2| {
-                    even_spread_by_default(image.width, image.height, slots, groups, beyond_l2(l2, bytes))
-                })
+                && image_beyond_l2(ctx.device, image)
+                    .is_some_and(|beyond| even_spread_by_default(image.width, image.height, slots, groups, beyond))
         }
     };
     if even && strips.is_some() {
@@ -450,12 +451,12 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let strips = strips.unwrap_or_else(|| one_wave_strips(columns, image.height, slots));
     // The even spread's groups: one wave, each the same share of the output blocks.
     let shares = even_spread_blocks(image.width, image.height, slots);
-    let deep = warpgroups
-        && !staging.engine_loads
-        && match even {
-            true => mma_output_blocks(image.width, image.height) / shares >= DEEP_WALK_BLOCKS,
-            false => deep_walk(image.height, strips),
-        };
+    let deep_shares = if even {
+        mma_output_blocks(image.width, image.height) / shares >= DEEP_WALK_BLOCKS
+    } else {
+        deep_walk(image.height, strips)
+    };
+    let deep = warpgroups && !staging.engine_loads && deep_shares;
     let defines = defines(image.dtype)
         .flag("NV_PTX")
         .set("MMA_G", groups)
