@@ -1209,7 +1209,12 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     // on top (crates/kernels/src/box_fast.rs, even_critical_steps). An output block belongs to
     // the share holding the step that ends it. Where it pays and where it loses (a walk's cold
     // start, blocks at as many row positions as there are blocks), with the H100's figures:
-    // even_spread_by_default there.
+    // even_spread_by_default there. Tried and not kept (reports/2026-11-26-h100/experiments/
+    // calls-344-349.tar.xz, with their patches): a walk's last steps copying the block's next walk's
+    // first groups, level beyond the L2 (staged / cold 0.998-1.012) and 3-6% slower within it (the
+    // buffer a group takes then runs on from walk to walk, an index at run time); bands of rows
+    // walked as strips with the last band's rows in even shares, slower than this at 4800^2 and
+    // 4864 x 4800 (m = 63: 0.995 / 0.944 of the strips' time against 0.910 / 0.895).
     const int per_column = (height + STEP_ROWS - 1) / STEP_ROWS;
     const int units = per_column + MMA_G - 1;
     const long long total = (long long)((width + MMA_OUT_COLS - 1) / MMA_OUT_COLS) * units;

@@ -199,7 +199,7 @@ pub fn deep_walk(height: usize, strips: usize) -> bool {
 /// (the kernel file's MMA_EVEN_SPREAD). Where the columns of blocks divide the slots badly (38
 /// columns against 264 slots at 4800^2), strips leave a wave part empty or run a second; an even
 /// share fills one wave, at the cost of a second walk's start in the blocks whose share crosses
-/// a column.
+/// a column and of blocks reading at scattered rows (`even_spread_by_default` has the figures).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MmaSpread {
     Strips,
@@ -256,9 +256,13 @@ pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: us
 /// the strips take more than one wave. What the step count leaves out, the measurements put in
 /// (H100, CUDA, u8, us, strips -> even, the same rounds, reports/2026-11-26-h100/experiments
 /// call-343; NVIDIA's OpenCL alike):
-/// - A block's second walk starts cold (its first copies' round trip, its bands): about 2 us. At
-///   G <= 2, whose steps are cheap, the even spread ran level or slower on every image (4800^2 m =
-///   5 19.31 -> 21.62, 3840 x 2160 7.79 -> 9.69, 5120 x 2880 level).
+/// - A spread block's step costs more than a strip's: where strips fill one wave, the even spread
+///   with the same slowest block's steps ran 5-10% slower (4736 x 4800 m = 63 21.99 -> 24.25 us,
+///   call 349). Not from its second walk's start: copying that walk's first groups during the first
+///   walk's last steps ran level (call 346). Its blocks read at scattered rows: 27.2 MB from DRAM
+///   for a 23.3 MB image, against 24.2 MB for 22.7 in one wave of strips (Nsight Compute, call 347).
+///   At G <= 2, whose steps are cheap, the even spread ran level or slower on every image (4800^2 m
+///   = 5 19.31 -> 21.62, 3840 x 2160 7.79 -> 9.69, 5120 x 2880 level).
 /// - Beyond the L2 the strips read the image a few rows at a time across its whole width, shared
 ///   halos and whole DRAM pages; even shares spread the blocks over as many row positions as there
 ///   are blocks: 7680 x 4320 m = 45 / 63 30.67 / 31.82 -> 40.73 / 41.06 and 8192^2 55.05 / 56.96 ->
