@@ -1210,7 +1210,7 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     // the share holding the step that ends it. Where it pays and where it loses (a walk's cold
     // start, blocks at as many row positions as there are blocks), with the H100's figures:
     // even_spread_by_default there. Tried and not kept (reports/2026-11-26-h100/experiments/
-    // calls-344-349.tar.xz, with their patches): a walk's last steps copying the block's next walk's
+    // calls-344-350.tar.xz, with their patches): a walk's last steps copying the block's next walk's
     // first groups, level beyond the L2 (staged / cold 0.998-1.012) and 3-6% slower within it (the
     // buffer a group takes then runs on from walk to walk, an index at run time); bands of rows
     // walked as strips with the last band's rows in even shares, slower than this at 4800^2 and

@@ -259,8 +259,10 @@ pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: us
 /// - A spread block's step costs more than a strip's: where strips fill one wave, the even spread
 ///   with the same slowest block's steps ran 5-10% slower (4736 x 4800 m = 63 21.99 -> 24.25 us,
 ///   call 349). Not from its second walk's start: copying that walk's first groups during the first
-///   walk's last steps ran level (call 346). Its blocks read at scattered rows: 27.2 MB from DRAM
-///   for a 23.3 MB image, against 24.2 MB for 22.7 in one wave of strips (Nsight Compute, call 347).
+///   walk's last steps ran level (call 346). Its shares drift from column to column (1.2 steps at
+///   4800^2), so neighbouring blocks read at different rows: 27.2 MB from DRAM for a 23.3 MB image,
+///   against 24.2 MB for 22.7 in one wave of strips (Nsight Compute, call 347); shares aligned with
+///   the strips' rows ran 1.03x the strips' time (call 350).
 ///   At G <= 2, whose steps are cheap, the even spread ran level or slower on every image (4800^2 m
 ///   = 5 19.31 -> 21.62, 3840 x 2160 7.79 -> 9.69, 5120 x 2880 level).
 /// - Beyond the L2 the strips read the image a few rows at a time across its whole width, shared
