@@ -648,13 +648,16 @@ mod tests {
         assert!(matches!(elsewhere, Err(Error::Unsupported(m)) if m.contains("9.0") && m.contains("8.0")));
     }
 
+    /// Whether the engine loads and stores for window `window`, the image within the L2 or beyond it.
+    fn engine_staging_of(window: usize, warpgroups: bool, beyond: bool) -> (bool, bool) {
+        let (groups, steps) = mma_shape(window);
+        let staging = engine_staging(groups, steps, warpgroups, beyond);
+        (staging.engine_loads, staging.engine_stores)
+    }
+
     #[test]
     fn the_copy_engine_loads_beside_mma_sync_but_at_the_largest_shape_and_stores_at_g_up_to_2() {
-        let by_window = |window, warpgroups| {
-            let (groups, steps) = mma_shape(window);
-            let staging = engine_staging(groups, steps, warpgroups, false);
-            (staging.engine_loads, staging.engine_stores)
-        };
+        let by_window = |window, warpgroups| engine_staging_of(window, warpgroups, false);
         assert_eq!([1, 17, 33].map(|m| by_window(m, false)), [(true, true); 3]);
         assert_eq!([35, 49].map(|m| by_window(m, false)), [(true, false); 2]);
         assert_eq!([51, 63].map(|m| by_window(m, false)), [(false, false); 2]);
@@ -663,11 +666,7 @@ mod tests {
 
     #[test]
     fn beyond_the_l2_the_work_items_stage_at_g_up_to_2_and_the_engine_loads_at_g_3() {
-        let beyond = |window, warpgroups| {
-            let (groups, steps) = mma_shape(window);
-            let staging = engine_staging(groups, steps, warpgroups, true);
-            (staging.engine_loads, staging.engine_stores)
-        };
+        let beyond = |window, warpgroups| engine_staging_of(window, warpgroups, true);
         assert_eq!([1, 17, 33].map(|m| beyond(m, false)), [(false, false); 3]);
         assert_eq!([35, 49, 51, 63].map(|m| beyond(m, true)), [(true, false); 4]);
         assert_eq!([35, 63].map(|m| beyond(m, false)), [(true, false); 2]);
