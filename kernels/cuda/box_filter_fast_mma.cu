@@ -102,12 +102,13 @@
 //          in boxes of 128 x 32 with the 128-byte swizzle (crates/cuda/src/box_fast.rs).
 // Launch:  blocks of MMA_THREADS, grid ceil(width / MMA_OUT_COLS) x strips (any count), or with
 //          MMA_EVEN_SPREAD any count of blocks x 1; MMA_SHARED_BYTES of dynamic shared memory (or
-//          more); width a multiple of 16, window <= 63, sm_80 and later.
+//          more; more with MMA_FOLD); width a multiple of 16, window <= 63, sm_80 and later.
 // Defines: DTYPE_U8, MMA_G and MMA_KH (the window's shape, below), MMA_BEYOND_L2 (1 where the
 //          image's input and output exceed three quarters of the L2), MMA_WGMMA (1: pass 2 by
 //          warpgroup products, G = 3, sm_90a), MMA_EVEN_SPREAD (1: each block an even share of
 //          the image's output blocks in column order, walking down each column it reaches, instead
-//          of a strip of one column; the entry says how the shares are cut).
+//          of a strip of one column; the entry says how the shares are cut), MMA_FOLD (the folded
+//          last column's strips, below).
 
 #include "image_common.cuh"
 #include "bulk_copy.cuh"
@@ -292,7 +293,32 @@ static_assert(STEP_ROWS * OUT_PIECES == MMA_THREADS, "one output piece a thread"
 #define BARRIER_BYTES 32
 static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // The host mirrors this in crates/cuda/src/box_fast.rs.
-#define MMA_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4 + BARRIER_BYTES)
+#define MMA_BASE_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4 + BARRIER_BYTES)
+// MMA_FOLD (the host's define, tunable `mma_spread: folded`): strips, and the image's last column
+// of blocks, at most half a block wide, folded: its rows in two halves side by side, the upper half
+// in warps 0 .. 3 (the tile's left half), the lower half in warps 4 .. 7 (the tile's right half),
+// in MMA_FOLD strips of its own (the slots the full columns' strips leave, at most as many as
+// theirs), so that it takes about half the blocks of a full column. Where the columns of blocks
+// divide the slots badly and the last column is half empty (4800^2: 37.5 columns, 264 slots at
+// G = 3), one wave of the full columns' strips then fits: 37 x 7 + 5 blocks where 38 x 7 would
+// not. The lower half's rows are staged in buffers of their own (FOLD_BUFS), at the same columns
+// as the upper half's. H100, kernel us, two waves of strips / the even spread -> folded, the same
+// rounds (reports/2026-11-26-h100/experiments/calls-351-355.tar.xz, call-352): 4800^2 m = 45 / 63
+// 25.49 / 26.97, 23.54 / 24.62 -> 21.00 / 22.50, level with 4736 x 4800's one wave of strips per
+// byte; where it saves no step, 3-5% slower than the strips (crates/kernels/src/box_fast.rs,
+// folded_by_default, says where it is the default).
+#ifndef MMA_FOLD
+#define MMA_FOLD 0
+#endif
+#if MMA_FOLD
+#if MMA_OUT_COLS != 128 || MMA_EVEN_SPREAD
+#error "the folded last column is for strips of blocks of 128 columns"
+#endif
+#define FOLD_BUFS ((MMA_BASE_SHARED_BYTES + 1023) / 1024 * 1024)
+#define MMA_SHARED_BYTES (FOLD_BUFS + IN_BUFS * IN_BYTES)
+#else
+#define MMA_SHARED_BYTES MMA_BASE_SHARED_BYTES
+#endif
 
 // The band matrices of the module's window and image width, made once by
 // box_filter_fast_mma_tables when the kernel is planned (crates/cuda/src/box_fast.rs): each block
@@ -615,12 +641,34 @@ struct MmaWalk {
     unsigned long long* barriers;  // one an input buffer
     const TensorMap* in_map;       // boxes of 224 x 32 bytes
     const TensorMap* out_map;      // boxes of 128 x 32 bytes, 128-byte swizzle
+    int fold_rows;                 // MMA_FOLD: rows from the upper half's to the lower half's, else 0
+    unsigned char* fold_bufs;      // MMA_FOLD: the lower half's input buffers
 };
+
+// Whether this warp walks the lower half of a folded column's rows (MMA_FOLD).
+__device__ __forceinline__ bool folded_lower(const MmaWalk& w, int warp)
+{
+    return MMA_FOLD && w.fold_rows != 0 && warp >= MMA_WARPS / 2;
+}
+
+// The image column of this warp's slab.
+__device__ __forceinline__ int slab_image_x0(const MmaWalk& w, int warp)
+{
+    return w.x0 + SLAB * warp - (folded_lower(w, warp) ? MMA_OUT_COLS / 2 : 0);
+}
 
 // Starts copying input group j (image rows y0 - r + 32 j ..) into its buffer: one tensor copy where
 // its rows lie inside the image, else a bulk copy a row, clamped. Called by LOAD_WARP.
+__device__ __forceinline__ void stage_group_tma_folded(const MmaWalk& w, const BulkRows& b, int j);
+
 __device__ __forceinline__ void stage_group_tma(const MmaWalk& w, const BulkRows& b, int j)
 {
+#if MMA_FOLD
+    if (w.fold_rows != 0) {
+        stage_group_tma_folded(w, b, j);
+        return;
+    }
+#endif
     const int first_row = w.y0 - w.r + STEP_ROWS * j;
     const int buf = j % IN_BUFS;
     unsigned char* to = w.in_bufs + buf * IN_BYTES;
@@ -634,6 +682,53 @@ __device__ __forceinline__ void stage_group_tma(const MmaWalk& w, const BulkRows
     }
 }
 
+// A folded column's group j (MMA_FOLD): the upper half's rows into its buffer, the lower half's
+// (fold_rows further down) into its own, each as stage_group_tma's, under one arrival that
+// expects both.
+__device__ __forceinline__ void stage_group_tma_folded(const MmaWalk& w, const BulkRows& b, int j)
+{
+    const int lane = threadIdx.x & 31;
+    const int buf = j % IN_BUFS;
+    unsigned long long* bar = w.barriers + buf;
+    const int first[2] = {w.y0 - w.r + STEP_ROWS * j, w.y0 - w.r + STEP_ROWS * j + w.fold_rows};
+    unsigned char* to[2] = {w.in_bufs + buf * IN_BYTES, w.fold_bufs + buf * IN_BYTES};
+    bool whole[2];
+    unsigned int bytes = 0;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        whole[h] = first[h] >= 0 && first[h] + STEP_ROWS <= w.height;
+        bytes += whole[h] ? IN_BYTES : STEP_ROWS * b.bytes;
+    }
+    if (lane == 0) {
+        barrier_expect(bar, bytes);
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        if (whole[h]) {
+            if (lane == 0) {
+                tensor_load(to[h], *w.in_map, w.x0 - IN_HALO, first[h], bar);
+            }
+        } else {
+            const int y = min(max(first[h] + lane, 0), w.height - 1);
+            bulk_load(to[h] + (lane * IN_PITCH + b.col - w.x0 + IN_HALO), w.in + ((size_t)(unsigned int)(y * w.width) + b.col),
+                      b.bytes, bar);
+        }
+    }
+}
+
+// Starts copying input group j into input buffer `buf` (cp.async), and a folded column's lower
+// half's into its own buffer (MMA_FOLD).
+__device__ __forceinline__ void stage_groups(const StageCopies& c, const MmaWalk& w, int buf, int j)
+{
+    const int first_row = w.y0 - w.r + STEP_ROWS * j;
+    stage_group(c, w.in_bufs + buf * IN_BYTES, w.in, w.width, w.height, first_row, w.x0);
+#if MMA_FOLD
+    if (w.fold_rows != 0) {
+        stage_group(c, w.fold_bufs + buf * IN_BYTES, w.in, w.width, w.height, first_row + w.fold_rows, w.x0);
+    }
+#endif
+}
+
 // The block's output tile of block q leaves as whole rows (every thread a 16-byte piece: row t /
 // OUT_PIECES, piece t % OUT_PIECES), or as one tensor store.
 __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
@@ -644,13 +739,36 @@ __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
     if (threadIdx.x == STORE_THREAD) {
         tensor_store(*w.out_map, w.x0, w.y0 + STEP_ROWS * q, w.out_tiles + (q & 1) * TMA_TILE_BYTES);
     }
+#if MMA_FOLD
+    // A folded column's lower half, the tile's right half (beyond the image's width for the
+    // tensor store), a 16-byte piece a thread of warps 4 .. 7.
+    if (w.fold_rows != 0 && threadIdx.x >= MMA_THREADS / 2) {
+        const int i = threadIdx.x - MMA_THREADS / 2;
+        const int row = i / (OUT_PIECES / 2);
+        const int piece = OUT_PIECES / 2 + i % (OUT_PIECES / 2);
+        const int y = w.y0 + STEP_ROWS * q + row;
+        const int c = w.x0 + SLAB * piece - MMA_OUT_COLS / 2;
+        if (y < w.y_end && y + w.fold_rows < w.height && c < w.width) {
+            const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * TMA_TILE_BYTES + row * 128 + SLAB * (piece ^ (row & 7)));
+            __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)((y + w.fold_rows) * w.width) + c)), v);
+        }
+    }
+#endif
 #else
     const int t = threadIdx.x;
     const int row = t / OUT_PIECES;
     const int piece = t % OUT_PIECES;
-    const int y = w.y0 + STEP_ROWS * q + row;
-    const int c = w.x0 + 16 * piece;
-    if (y < w.y_end && c < w.width) {
+    int y = w.y0 + STEP_ROWS * q + row;
+    int c = w.x0 + 16 * piece;
+    bool inside = y < w.y_end;
+#if MMA_FOLD
+    if (w.fold_rows != 0 && piece >= OUT_PIECES / 2) {  // a folded column's lower half
+        c -= MMA_OUT_COLS / 2;
+        y += w.fold_rows;
+        inside = inside && y < w.height;
+    }
+#endif
+    if (inside && c < w.width) {
         const uint4 v = *reinterpret_cast<const uint4*>(w.out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + 16 * piece);
         __stcs(reinterpret_cast<uint4*>(w.out + ((size_t)(unsigned int)(y * w.width) + c)), v);
     }
@@ -730,13 +848,13 @@ __device__ __forceinline__ void mma_build_bands(const MmaWalk& w, uint4 (&band_x
 #endif
 #if MMA_BAND_TABLES
     // This warp's Band_x, step by step, from the module's table (band_x_case).
-    const int band_case = band_x_case(w.x0 + SLAB * warp, w.width, w.r8);
+    const int band_case = band_x_case(slab_image_x0(w, warp), w.width, w.r8);
 #pragma unroll
     for (int s = 0; s < KH; ++s) {
         band_x[s] = band_case < 0 ? make_uint4(0, 0, 0, 0) : __ldg(mma_band_x_table + (band_case * KH + s) * 32 + lane);
     }
 #else
-    const int slab_x0 = w.x0 + SLAB * warp;
+    const int slab_x0 = slab_image_x0(w, warp);
     const bool interior = slab_x0 - w.r8 >= 1 && slab_x0 + 32 * KH - w.r8 <= w.width - 1;
 #pragma unroll
     for (int s = 0; s < KH; ++s) {
@@ -799,7 +917,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
         }
 #else
         if (j < steps) {
-            stage_group(copies, w.in_bufs + j * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * j, w.x0);
+            stage_groups(copies, w, j, j);
         }
         mma_cp_async_commit();
 #endif
@@ -840,7 +958,9 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
 #endif
 
     // The slab's first staged column for pass 1 (slab column -r8).
-    const int slab_col = IN_HALO + SLAB * warp - w.r8;
+    // A folded column's lower half reads its own buffers, its slabs half a block further left.
+    const int slab_col = IN_HALO + SLAB * warp - w.r8
+                         + (folded_lower(w, warp) ? (int)(w.fold_bufs - w.in_bufs) - MMA_OUT_COLS / 2 : 0);
     // The walk unrolled by the period of its buffers (IN_BUFS) and, at G = 3, of its history too, so
     // that the buffer a step reads and fills is known at compile time and the history's moves
     // become renamings: H100, kernel ms, unrolled 3 / 6 times against not (call-149): 8K m = 5 / 31
@@ -892,7 +1012,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
         }
 #else
         if (ahead < steps) {
-            stage_group(copies, w.in_bufs + ahead_buf * IN_BYTES, w.in, w.width, w.height, w.y0 - w.r + STEP_ROWS * ahead, w.x0);
+            stage_groups(copies, w, ahead_buf, ahead);
         }
         mma_cp_async_commit();
 #endif
@@ -1201,6 +1321,12 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
 #endif
     w.in_map = &in_map;
     w.out_map = &out_map;
+    w.fold_rows = 0;
+#if MMA_FOLD
+    w.fold_bufs = mma_shared + FOLD_BUFS;
+#else
+    w.fold_bufs = w.in_bufs;
+#endif
     unsigned int parities = 0;
 #if MMA_EVEN_SPREAD
     // The image's columns of blocks in order, each G - 1 steps of a walk's start and then a step an
@@ -1245,11 +1371,32 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.x0 = blockIdx.x * MMA_OUT_COLS;
     const int strips = (int)gridDim.y;
     const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
-    w.y0 = blockIdx.y * strip;
-    if (w.y0 >= height) {
+    int rows = height;
+#if MMA_FOLD
+    // The last column (the host keeps it at most MMA_OUT_COLS / 2 wide) folded: its upper half's
+    // rows in MMA_FOLD strips, the lower half's fold_rows further down; its blocks past those
+    // leave at once, their slots to the grid's last blocks.
+    int at_strip = strip;
+    if (blockIdx.x == gridDim.x - 1) {
+        w.fold_rows = ((height + STEP_ROWS - 1) / STEP_ROWS + 1) / 2 * STEP_ROWS;
+        rows = min(w.fold_rows, height);
+        at_strip = ((rows + MMA_FOLD - 1) / MMA_FOLD + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+        if ((int)blockIdx.y >= MMA_FOLD) {
+            return;
+        }
+    }
+    w.y0 = blockIdx.y * at_strip;
+    if (w.y0 >= rows) {
         return;
     }
-    w.y_end = min(w.y0 + strip, height);
+    w.y_end = min(w.y0 + at_strip, rows);
+#else
+    w.y0 = blockIdx.y * strip;
+    if (w.y0 >= rows) {
+        return;
+    }
+    w.y_end = min(w.y0 + strip, rows);
+#endif
     mma_barriers_init(w);
     mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w, parities);
 #endif

@@ -33,7 +33,8 @@
 // Defines: DTYPE_U8, NV_PTX, MMA_G = 1 + ceil(2r / 32), MMA_KH = ceil((16 + r + 4 ceil(r / 4)) / 32),
 //          MMA_TMA_LOADS and MMA_TMA_STORES (0 or 1, sm_90 on), MMA_WGMMA (0 or 1: pass 2 by
 //          warpgroup products at G = 3, the PTX raised to sm_90a by the host), MMA_DEEP_WALK (0 or 1),
-//          MMA_EVEN_SPREAD (1: each work-group an even share of the output blocks, as the twin's).
+//          MMA_EVEN_SPREAD (1: each work-group an even share of the output blocks, as the twin's),
+//          MMA_FOLD (the folded column's strips, as the twin's; below).
 
 #ifndef NV_PTX
 #error "the tensor-core box filter needs NVIDIA's inline PTX (NV_PTX)"
@@ -127,6 +128,26 @@
 #endif
 #endif
 #define IN_BYTES (STEP_ROWS * IN_PITCH)
+// MMA_FOLD (the host's define, tunable `mma_spread: folded`): the last column of blocks, at most 64
+// columns wide, folded as in the twin (which says why), its upper half's rows in warps 0 .. 3 and
+// its lower half's, fold_rows further down, in warps 4 .. 7, in MMA_FOLD strips. Unlike the twin,
+// whose lower half has buffers of its own, both halves share each staged row, NVIDIA's 48 KiB
+// having no room for more: the upper half's columns x0 - 32 .. x0 + 63 at bytes 0 .. 95, the lower
+// half's at FOLD_B + 0 .. 95, so that the lower half's slabs read FOLD_B - 64 bytes further on.
+// Pass 1 reads each slab's columns -ra .. 32 KH - ra - 1 (the half-K last step 16 fewer): the
+// lower half's last slab up to byte 223 at the shapes of 224-byte rows, 211 at (2, 2) in rows of
+// 208, so the buffers end FOLD_SLACK bytes later. The copy engine's tensor copy fills a whole row,
+// so where it stages, a folded column's groups arrive as bulk copies a row, both halves', which ran
+// the folded column at twice the time of the rest (call-353): by default the host stages the
+// folded spread by the work-items (crates/opencl/src/box_filter.rs, mma_staging).
+#ifndef MMA_FOLD
+#define MMA_FOLD 0
+#endif
+#if MMA_FOLD && MMA_EVEN_SPREAD
+#error "the folded last column is for strips"
+#endif
+#define FOLD_B 96
+#define FOLD_SLACK (MMA_FOLD ? 16 : 0)
 // The output tiles' rows 128 bytes apart, their 16-byte pieces in an order by row (piece p of row
 // y at p ^ (y & 7)), so that a warp's 2-byte stores of 8 rows hit 16 banks: 1 KiB less than the
 // twin's padded rows, which pass 1's padded input rows needed to stay within NVIDIA's 48 KiB while
@@ -235,12 +256,27 @@ inline void fence_for_bulk(void) {
 // warp 0: one tensor copy where its rows lie inside the image, else a bulk copy a row (clamped) of
 // the columns inside the image and within the window's reach (as piece_needed), lane 0 arriving.
 inline void stage_group_tma(__local uchar* in_bufs, __local ulong* barriers, ulong in_map,
-                            __global const uchar* in, int width, int height, int x0, int y0, int r, int j) {
+                            __global const uchar* in, int width, int height, int x0, int y0, int r, int j,
+                            int fold_rows) {
     const int first_row = y0 - r + STEP_ROWS * j;
     const int buf = j % IN_BUFS;
     __local uchar* to = in_bufs + buf * IN_BYTES;
     __local ulong* bar = barriers + buf;
     const int lane = get_local_id(0) & 31;
+    if (MMA_FOLD && fold_rows != 0) {
+        // A folded column: both halves' rows by bulk copies, under one arrival.
+        const int first = max(x0 - r, 0) & ~15;
+        const int end = (min(x0 + MMA_OUT_COLS + r, width) + 15) & ~15;
+        if (lane == 0) {
+            barrier_expect(bar, 2 * STEP_ROWS * (uint)(end - first));
+        }
+        const int ya = min(max(first_row + lane, 0), height - 1);
+        const int yb = min(first_row + fold_rows + lane, height - 1);
+        __local uchar* row = to + lane * IN_PITCH + first - x0 + IN_HALO;
+        bulk_load(row, in + ((size_t)(uint)(ya * width) + first), (uint)(end - first), bar);
+        bulk_load(row + FOLD_B, in + ((size_t)(uint)(yb * width) + first), (uint)(end - first), bar);
+        return;
+    }
     if (first_row >= 0 && first_row + STEP_ROWS <= height) {
         if (lane == 0) {
             barrier_expect(bar, IN_BYTES);
@@ -430,21 +466,32 @@ inline void stage_piece(__local uchar* buf, __global const uchar* in, int width,
 // The group's output tile of block q leaves as whole rows (a work-item a 16-byte piece), or as one
 // tensor store (its pieces' order is the map's 128-byte swizzle).
 inline void store_tile(__local const uchar* out_tiles, __global uchar* out, ulong out_map, int width,
-                       int x0, int y0, int y_end, int q) {
+                       int height, int x0, int y0, int y_end, int q, int fold_rows) {
     const int t = get_local_id(0);
+    const int row = t >> 3;
+    int y = y0 + STEP_ROWS * q + row;
+    int c = x0 + 16 * (t & 7);
+    bool inside = y < y_end;
+    // A folded column's lower half: the tile's right half, fold_rows further down.
+    const bool lower = MMA_FOLD && fold_rows != 0 && (t & 7) >= 4;
+    if (lower) {
+        c -= MMA_OUT_COLS / 2;
+        y += fold_rows;
+        inside = inside && y < height;
+    }
 #if MMA_TMA_STORES
+    // One tensor store (a folded column's right half lies beyond the image's width), and a folded
+    // column's lower half by the work-items.
     if (t == MMA_THREADS - 32) {
         tensor_store(out_map, x0, y0 + STEP_ROWS * q, out_tiles + (q & 1) * OUT_BYTES);
     }
+    if (lower && inside && c < width) {
 #else
-    const int row = t >> 3;
-    const int y = y0 + STEP_ROWS * q + row;
-    const int c = x0 + 16 * (t & 7);
-    if (y < y_end && c < width) {
+    if (inside && c < width) {
+#endif
         const uint4 v = *(__local const uint4*)(out_tiles + (q & 1) * OUT_BYTES + row * OUT_PITCH + OUT_PIECE(row, t & 7));
         store_stream_u32x4((__global uint4*)(out + ((size_t)(uint)(y * width) + c)), v);
     }
-#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filter_fast_mma_u8(
@@ -453,7 +500,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
     // Aligned for the copy engine: a tensor copy's destination to 128 bytes, a 128-byte swizzled
     // tile to 1024. With cp.async too, NVIDIA's compiler runs the shape (3, 3) faster so aligned
     // than at 16 (reports/2026-11-26-h100/experiments call-185, call-186; docs/findings.md).
-    __local uchar in_bufs[IN_BUFS * IN_BYTES] __attribute__((aligned(128)));
+    __local uchar in_bufs[IN_BUFS * IN_BYTES + FOLD_SLACK] __attribute__((aligned(128)));
     __local uchar out_tiles[2 * OUT_BYTES] __attribute__((aligned(1024)));
     __local uint4 band_y[BAND_Y_UINT4];
 #if MMA_TMA_LOADS
@@ -518,17 +565,35 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         const int x0 = column * MMA_OUT_COLS;
         const int y0 = first * STEP_ROWS;
         const int y_end = min(last * STEP_ROWS, height);
+        const int fold_rows = 0;
 #else
     const int x0 = get_group_id(0) * MMA_OUT_COLS;
     const int strips = get_num_groups(1);
-    const int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+    int strip = ((height + strips - 1) / strips + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+    int rows = height;
+    int fold_rows = 0;
+#if MMA_FOLD
+    // The last column folded (the host keeps it at most 64 columns wide), in MMA_FOLD strips of its
+    // upper half's rows; its work-groups past those leave at once.
+    if (get_group_id(0) == get_num_groups(0) - 1) {
+        fold_rows = ((height + STEP_ROWS - 1) / STEP_ROWS + 1) / 2 * STEP_ROWS;
+        rows = min(fold_rows, height);
+        strip = ((rows + MMA_FOLD - 1) / MMA_FOLD + STEP_ROWS - 1) / STEP_ROWS * STEP_ROWS;
+        if ((int)get_group_id(1) >= MMA_FOLD) {
+            return;
+        }
+    }
+#endif
     const int y0 = get_group_id(1) * strip;
-    if (y0 >= height) {
+    if (y0 >= rows) {
         return;
     }
-    const int y_end = min(y0 + strip, height);
+    const int y_end = min(y0 + strip, rows);
     {
 #endif
+        // A folded column's lower half (warps 4 .. 7): its slabs 64 columns left, its rows
+        // fold_rows down, its staged bytes FOLD_B on.
+        const bool lower_half = MMA_FOLD && fold_rows != 0 && warp >= MMA_WARPS / 2;
         // This work-item's copies, the same every step: pieces t and t + 256, where inside the image
         // and within the window's reach of the group's columns (the twin's stage_copies).
         const int i0 = t / IN_PIECES;
@@ -547,7 +612,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #if MMA_TMA_LOADS
         for (int j = 0; j < IN_BUFS - 1; ++j) {
             if (j < steps && warp == 0) {
-                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, j);
+                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, j, fold_rows);
             }
         }
 #else
@@ -566,6 +631,15 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 if (copy1) {
                     stage_piece(in_bufs + j * IN_BYTES, in, width, height, y0 - r + STEP_ROWS * j, i1, col1, to1);
                 }
+                if (MMA_FOLD && fold_rows != 0) {
+                    const int first_b = y0 - r + STEP_ROWS * j + fold_rows;
+                    if (copy0) {
+                        stage_piece(in_bufs + j * IN_BYTES, in, width, height, first_b, i0, col0, to0 + FOLD_B);
+                    }
+                    if (copy1) {
+                        stage_piece(in_bufs + j * IN_BYTES, in, width, height, first_b, i1, col1, to1 + FOLD_B);
+                    }
+                }
             }
             mma_copies_commit();
         }
@@ -574,7 +648,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         uint4 band_x[MMA_KH];
 #if MMA_BAND_TABLES
         // This warp's Band_x from the tables (band_x_case).
-        const int band_case = band_x_case(x0 + SLAB * warp, width, ra);
+        const int band_case = band_x_case(x0 + SLAB * warp - (lower_half ? MMA_OUT_COLS / 2 : 0), width, ra);
 #pragma unroll
         for (int s = 0; s < MMA_KH; ++s) {
             band_x[s] = band_case < 0 ? (uint4)(0) : tables[BAND_Y_UINT4 + (band_case * MMA_KH + s) * 32 + lane];
@@ -590,7 +664,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
 #else
         fill_band_y(band_y, r);
 #endif
-        const int slab_x0 = x0 + SLAB * warp;
+        const int slab_x0 = x0 + SLAB * warp - (lower_half ? MMA_OUT_COLS / 2 : 0);
         const bool interior = slab_x0 - ra >= 1 && slab_x0 + 32 * MMA_KH - ra <= width - 1;
 #pragma unroll
         for (int s = 0; s < MMA_KH; ++s) {
@@ -610,7 +684,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
         }
 #endif
 
-        const int slab_col = IN_HALO + SLAB * warp - ra;
+        const int slab_col = IN_HALO + SLAB * warp - ra + (lower_half ? FOLD_B - MMA_OUT_COLS / 2 : 0);
         // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (the
         // twin's history).
         uint4 history[MMA_G > 1 ? MMA_G - 1 : 1][2];
@@ -656,13 +730,13 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
             barrier(CLK_LOCAL_MEM_FENCE);
 #if !MMA_WGMMA
             if (j >= MMA_G) {
-                store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);  // (with wgmma, under it)
+                store_tile(out_tiles, out, out_map, width, height, x0, y0, y_end, j - MMA_G, fold_rows);  // (with wgmma, under it)
             }
 #endif
             const int ahead = j + IN_BUFS - 1;
 #if MMA_TMA_LOADS
             if (ahead < steps && warp == 0) {
-                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, ahead);
+                stage_group_tma(in_bufs, barriers, in_map, in, width, height, x0, y0, r, ahead, fold_rows);
             }
 #else
             if (ahead < steps) {
@@ -672,6 +746,15 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                 }
                 if (copy1) {
                     stage_piece(to, in, width, height, y0 - r + STEP_ROWS * ahead, i1, col1, to1);
+                }
+                if (MMA_FOLD && fold_rows != 0) {
+                    const int first_b = y0 - r + STEP_ROWS * ahead + fold_rows;
+                    if (copy0) {
+                        stage_piece(to, in, width, height, first_b, i0, col0, to0 + FOLD_B);
+                    }
+                    if (copy1) {
+                        stage_piece(to, in, width, height, first_b, i1, col1, to1 + FOLD_B);
+                    }
                 }
             }
             mma_copies_commit();
@@ -749,7 +832,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
                     wgmma_commit();
                     // The previous step's outputs leave while the products run (the twin's figures).
                     if (j >= MMA_G) {
-                        store_tile(out_tiles, out, out_map, width, x0, y0, y_end, j - MMA_G);
+                        store_tile(out_tiles, out, out_map, width, height, x0, y0, y_end, j - MMA_G, fold_rows);
                     }
                     wgmma_wait_all();
                     WGMMA_HOLD(vh);
@@ -832,7 +915,7 @@ __kernel __attribute__((reqd_work_group_size(MMA_THREADS, 1, 1))) void box_filte
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        store_tile(out_tiles, out, out_map, width, x0, y0, y_end, steps - MMA_G);
+        store_tile(out_tiles, out, out_map, width, height, x0, y0, y_end, steps - MMA_G, fold_rows);
 #if MMA_TMA_STORES
         if (t == MMA_THREADS - 32) {
             bulk_stores_done();  // before the work-group's local memory goes

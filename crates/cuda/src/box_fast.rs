@@ -17,9 +17,9 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, fused_launch, mma_by_default, mma_output_blocks,
-    mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS,
-    MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, folded_by_default, folded_strips, fused_launch,
+    last_column_folds, mma_by_default, mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread,
+    U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
@@ -73,6 +73,12 @@ fn mma_threads(columns: usize) -> u32 {
 fn mma_shared_bytes(columns: usize) -> u32 {
     let buffers = if columns == 128 { 4 } else { 3 };
     (buffers * 32 * (columns + 96) + 2 * 32 * (columns + 16) + 16 * 2 * 3 * 32 + 32) as u32
+}
+
+/// The same with the folded column's input buffers beside them (MMA_FOLD, 128 columns), from the
+/// next KiB on.
+fn mma_folded_shared_bytes() -> u32 {
+    mma_shared_bytes(MMA_OUT_COLS).div_ceil(1024) * 1024 + 4 * 32 * (MMA_OUT_COLS as u32 + 96)
 }
 /// Strip depth, in batches of BATCH_ROWS, from which the ring form takes u8 images by default.
 /// Each strip pays the ring's fill (its first rows copied before any work, its first batch walked
@@ -218,14 +224,28 @@ fn mma_launch<P: Pixel>(
     }
     let (groups, steps) = mma_shape(window);
     let beyond = beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>());
+    // Counted before the module exists: the default rules apply at G = 3 alone, two blocks an SM.
+    let default_slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
+    let folded = match spread {
+        Some(spread) => spread == MmaSpread::Folded,
+        None => {
+            strips.is_none() && block_columns == MMA_OUT_COLS && folded_by_default(width, height, default_slots, groups)
+        }
+    };
+    if folded && (block_columns != MMA_OUT_COLS || !last_column_folds(width)) {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_spread: folded` folds a last column of blocks of {MMA_OUT_COLS} columns \
+             at most {} wide: not {width} columns in blocks of {block_columns}",
+            MMA_OUT_COLS / 2
+        )));
+    }
     let even = match spread {
         Some(spread) => spread == MmaSpread::Even,
         None => {
-            // Counted before the module exists: the rule applies at G = 3 alone, two blocks an SM.
-            let slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
-            strips.is_none()
+            !folded
+                && strips.is_none()
                 && block_columns == MMA_OUT_COLS
-                && even_spread_by_default(width, height, slots, groups, beyond)
+                && even_spread_by_default(width, height, default_slots, groups, beyond)
         }
     };
     if even && strips.is_some() {
@@ -258,6 +278,7 @@ fn mma_launch<P: Pixel>(
     if even {
         defines = defines.set("MMA_EVEN_SPREAD", 1);
     }
+    let shared_bytes = if folded { mma_folded_shared_bytes() } else { mma_shared_bytes(block_columns) };
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, block_columns, (major, minor))?;
     if warpgroups {
         defines = defines.set("MMA_WGMMA", 1).flag(crate::compile::ARCH_SPECIFIC);
@@ -266,9 +287,18 @@ fn mma_launch<P: Pixel>(
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
     let block = (mma_threads(block_columns), 1);
     let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
-    let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
+    let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
     let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
     let strips = match strips {
+        _ if folded => {
+            // The folded column's strips are the module's (MMA_FOLD), counted from the unfolded
+            // module's occupancy: the folded buffers leave it at two blocks an SM at G = 3.
+            let (strips, fold) = folded_strips(columns, height, slots, strips);
+            defines = defines.set("MMA_FOLD", fold);
+            module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
+            launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
+            strips
+        }
         Some(n) => n,
         None => one_wave_strips(columns, height, slots),
     };
@@ -280,7 +310,7 @@ fn mma_launch<P: Pixel>(
     };
     if warpgroups && !beyond && deep {
         let deep = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.set("MMA_DEEP_WALK", 1))?;
-        let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, mma_shared_bytes(block_columns))?;
+        let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, shared_bytes)?;
         // The strips were counted by the other module's occupancy: only where it is the same.
         if deep_launch.resident_blocks_per_sm()? == launch.resident_blocks_per_sm()? {
             (module, launch) = (deep, deep_launch);

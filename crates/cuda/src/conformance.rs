@@ -222,6 +222,24 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             }
         }
     }
+    // The folded spread (`mma_spread: folded`) where the last column of blocks is at most half a
+    // block wide: 16 and 64 columns, the image one folded column, fewer rows than a block, one
+    // strip.
+    let folded = Params::new().with("form", "mma").with("mma_spread", "folded");
+    for (width, height) in [(1040, 1100), (1088, 300), (64, 64), (1040, 7)] {
+        for (tunables, windows) in [(folded.clone(), every_shape), (folded.clone().with("strips", 1usize), g3)] {
+            for &window in windows {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(Error::Unsupported(m)) = backend().plan(&request) {
+                    assert!(m.contains("compute capability"), "{problem} {tunables:?}: {m}");
+                    continue;
+                }
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+            }
+        }
+    }
     let plan = |width, height, dtype, window, tunables: &Params| {
         let problem = Problem::BoxFilter { width, height, window, dtype };
         backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
@@ -234,18 +252,26 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             |height| plan(1040, height, DType::U8, 35, &one_strip).unwrap().exec_info().details["defines"].clone();
         assert!(defines(1100).contains("-DMMA_DEEP_WALK=1"), "{}", defines(1100));
         assert!(!defines(64).contains("MMA_DEEP_WALK"), "{}", defines(64));
-        // The even spread by default where the strips of 264 slots take two waves (4800^2 at G =
-        // 3), not at G <= 2 nor on 8K (beyond the L2, one wave); strips asked keep strips.
-        let spread_of = |width, height, window, tunables: &Params| {
-            plan(width, height, DType::U8, window, tunables).unwrap().exec_info().details["defines"]
-                .contains("-DMMA_EVEN_SPREAD=1")
+        // The folded spread by default where the strips of 264 slots take two waves and the last
+        // column is half a block (4800^2 at G = 3: 37 x 7 strips, the folded column in 5), the
+        // even spread where the strips leave steps to gain and no column folds (UHD at G = 3);
+        // neither at G <= 2 nor on 8K (beyond the L2, one wave); strips asked keep strips.
+        let defines_of = |width, height, window, tunables: &Params| {
+            plan(width, height, DType::U8, window, tunables).unwrap().exec_info().details["defines"].clone()
         };
         if gpu.facts.limits.sms == 132 {
             let none = Params::new();
-            assert!(spread_of(4800, 4800, 63, &none));
-            assert!(!spread_of(4800, 4800, 5, &none));
-            assert!(!spread_of(7680, 4320, 63, &none));
-            assert!(!spread_of(4800, 4800, 63, &Params::new().with("strips", 13usize)));
+            let folded = defines_of(4800, 4800, 63, &none);
+            assert!(folded.contains("-DMMA_FOLD=5") && !folded.contains("MMA_EVEN_SPREAD"), "{folded}");
+            assert!(defines_of(3840, 2160, 63, &none).contains("-DMMA_EVEN_SPREAD=1"));
+            for (width, height, window, tunables) in [
+                (4800, 4800, 5, none.clone()),
+                (7680, 4320, 63, none.clone()),
+                (4800, 4800, 63, none.with("strips", 13usize)),
+            ] {
+                let defines = defines_of(width, height, window, &tunables);
+                assert!(!defines.contains("MMA_FOLD") && !defines.contains("MMA_EVEN_SPREAD"), "{defines}");
+            }
         }
     }
     let entry = |width, height, window| {
@@ -299,6 +325,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             (even.clone().with("strips", 4usize), "`strips`"),
             (even.clone().with("mma_columns", 256usize), "256"),
             (Params::new().with("form", "mma").with("mma_spread", "rows"), "`rows`"),
+            (Params::new().with("form", "mma").with("mma_spread", "folded"), "1024"),
         ] {
             let err = plan(1024, 300, DType::U8, 31, &tunables).err().expect("a bad input");
             assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread") && m.contains(named)), "{err}");

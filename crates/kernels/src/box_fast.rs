@@ -200,10 +200,14 @@ pub fn deep_walk(height: usize, strips: usize) -> bool {
 /// columns against 264 slots at 4800^2), strips leave a wave part empty or run a second; an even
 /// share fills one wave, at the cost of a second walk's start in the blocks whose share crosses
 /// a column and of blocks reading at scattered rows (`even_spread_by_default` has the figures).
+/// Or `folded`: strips, the image's last column of blocks, at most half a block wide, walked with
+/// its rows in two halves side by side (the kernel file's MMA_FOLD), so that it takes half the
+/// strips of a full column (`folded_strips`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MmaSpread {
     Strips,
     Even,
+    Folded,
 }
 
 impl MmaSpread {
@@ -213,11 +217,84 @@ impl MmaSpread {
             None => Ok(None),
             Some("strips") => Ok(Some(MmaSpread::Strips)),
             Some("even") => Ok(Some(MmaSpread::Even)),
+            Some("folded") => Ok(Some(MmaSpread::Folded)),
             Some(other) => Err(Error::input(format!(
-                "box-filter `fast` tunable `mma_spread` is `strips` or `even`, not `{other}`"
+                "box-filter `fast` tunable `mma_spread` is `strips`, `even` or `folded`, not `{other}`"
             ))),
         }
     }
+}
+
+/// Whether the image's last column of tensor-core blocks is at most half a block wide, the one the
+/// folded spread folds.
+pub fn last_column_folds(width: usize) -> bool {
+    (1..=MMA_OUT_COLS / 2).contains(&(width % MMA_OUT_COLS))
+}
+
+/// Blocks the folded column needs with strips of `strips`, so that none walks more output blocks
+/// than a full column's strip: its upper half's rows (half the output blocks, rounded up) in
+/// strips no deeper than the full columns'.
+pub fn folded_column_blocks(height: usize, strips: usize) -> usize {
+    let strip_blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS).max(1);
+    height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2).div_ceil(strip_blocks)
+}
+
+/// The folded spread's strips, (full columns', folded column's), with `columns` columns of blocks,
+/// the last one folded, on a device holding `slots` blocks at once: the full columns in the most
+/// strips whose blocks and the folded column's fit one wave (or the strips asked, or if none fits
+/// `one_wave_strips`' count), the folded column in as many of the slots they leave as it has
+/// blocks and rows for, at least the blocks it needs. 4800^2 at G = 3 on 264 slots: 37 x 7 + 5.
+pub fn folded_strips(columns: usize, height: usize, slots: usize, asked: Option<usize>) -> (usize, usize) {
+    let most = height.div_ceil(MMA_BLOCK_ROWS).max(1);
+    let full = columns.saturating_sub(1);
+    let strips = asked.unwrap_or_else(|| {
+        (1..=most)
+            .take_while(|&strips| full * strips + folded_column_blocks(height, strips) <= slots)
+            .last()
+            .unwrap_or_else(|| one_wave_strips(columns, height, slots))
+    });
+    let half_blocks = height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2);
+    let left = slots.saturating_sub(full * strips);
+    let fold = left.min(strips).min(half_blocks).max(folded_column_blocks(height, strips));
+    (strips, fold)
+}
+
+/// Steps of 32 rows the slowest block of the folded spread takes with G groups an output block, and
+/// whether its blocks fit the slots in one wave: the full columns' strips and the folded
+/// column's (`folded_strips`).
+pub fn folded_critical_steps(width: usize, height: usize, slots: usize, groups: usize) -> (usize, bool) {
+    let columns = width.div_ceil(MMA_OUT_COLS);
+    let (strips, fold) = folded_strips(columns, height, slots, None);
+    let strip_blocks = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS);
+    let fold_blocks = height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2).div_ceil(fold);
+    let one_wave = (columns - 1) * strips + fold <= slots;
+    (strip_blocks.max(fold_blocks) + groups - 1, one_wave)
+}
+
+/// Whether the tensor-core form folds the image's last column by default (`MmaSpread::Folded`),
+/// `slots` of its blocks at once and G = `groups`: at G = 3, where the last column is at most half
+/// a block wide and the folded spread fits one wave in at most EVEN_SPREAD_GAIN of the strips'
+/// steps and no more than the even spread's, whose steps cost more (`even_spread_by_default`).
+/// H100, u8, us, the same rounds (reports/2026-11-26-h100/experiments/calls-351-355.tar.xz):
+/// - 4800^2 m = 45 / 63, 37 columns of 7 strips and the folded column in 5 (24 steps), against
+///   two waves of 13 strips (2 x 14) and the even spread (24, each dearer): 25.49 / 26.97 and
+///   23.54 / 24.62 -> 21.00 / 22.50 (call 352), as 4736 x 4800's one wave of 7 strips (20.88 /
+///   21.98);
+/// - 6720 x 4480 (36 against 31 and 30 steps): 0.862 / 0.866 of the strips, 0.926 / 0.947 of the
+///   even spread (call 354);
+/// - where the folded spread takes the strips' steps, 3-5% slower than them (5184 x 3456 m = 45 /
+///   63, 20 steps either way: 1.048 / 1.032; 2880^2 1.049 / 1.035); at G <= 2, whose 396 slots
+///   the strips fill, 4800^2 m = 5 / 31 0.990 / 1.006 (call 352).
+pub fn folded_by_default(width: usize, height: usize, slots: usize, groups: usize) -> bool {
+    if groups != 3 || !last_column_folds(width) || width <= MMA_OUT_COLS {
+        return false;
+    }
+    let columns = width.div_ceil(MMA_OUT_COLS);
+    let strips = one_wave_strips(columns, height, slots);
+    let (folded, one_wave) = folded_critical_steps(width, height, slots, groups);
+    one_wave
+        && folded as f64 <= EVEN_SPREAD_GAIN * strips_critical_steps(width, height, slots, groups, strips) as f64
+        && folded <= even_critical_steps(width, height, slots, groups)
 }
 
 /// Output blocks of the tensor-core form in an image: columns of MMA_OUT_COLS x blocks of
@@ -253,7 +330,8 @@ pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: us
 /// Whether the tensor-core form spreads an image evenly by default, `slots` of its blocks at once
 /// and G = `groups`: at G = 3, where its slowest block's steps come to at most EVEN_SPREAD_GAIN of
 /// the strips' (the planner's one-wave strips), and on images beyond the L2 (`beyond`) only where
-/// the strips take more than one wave. What the step count leaves out, the measurements put in
+/// the strips take more than one wave; the planners take the folded spread first where it applies
+/// (`folded_by_default`: 4800^2). What the step count leaves out, the measurements put in
 /// (H100, CUDA, u8, us, strips -> even, the same rounds, reports/2026-11-26-h100/experiments
 /// call-343; NVIDIA's OpenCL alike):
 /// - A spread block's step costs more than a strip's: where strips fill one wave, the even spread
@@ -443,8 +521,38 @@ mod tests {
         assert!(!even_spread_by_default(4096, 4096, 264, 3, false));
         assert!(!even_spread_by_default(4800, 4800, 396, 2, true));
         assert!(!even_spread_by_default(3840, 2160, 396, 2, false));
+        assert_eq!(asked("folded").unwrap(), Some(MmaSpread::Folded));
         let err = asked("rows").unwrap_err();
         assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`") && m.contains("rows")), "{err}");
+    }
+
+    #[test]
+    fn the_folded_column_lets_one_wave_of_strips_fit() {
+        // 4800^2: 37 full columns and one of 64; 7 strips of 22 blocks, the folded column's 75
+        // upper blocks in 4 of them: 263 blocks in 264 slots.
+        assert!(last_column_folds(4800) && last_column_folds(64) && !last_column_folds(4864));
+        assert!(!last_column_folds(4736 + 80));
+        assert_eq!(folded_column_blocks(4800, 7), 4);
+        assert_eq!(folded_strips(38, 4800, 264, None), (7, 5));
+        // Strips asked: the folded column in the slots left, at least what it needs.
+        assert_eq!(folded_strips(38, 4800, 264, Some(6)), (6, 6));
+        assert_eq!(folded_strips(38, 4800, 264, Some(13)), (13, 7));
+        // Fewer slots than columns: no strip count fits, so the strips' own count.
+        let strips = one_wave_strips(38, 4800, 20);
+        assert_eq!(folded_strips(38, 4800, 20, None), (strips, folded_column_blocks(4800, strips)));
+        // A folded column of fewer rows than a block: one strip.
+        assert_eq!(folded_strips(9, 7, 264, None).1, 1);
+        // By default at G = 3 where it saves steps: 4800^2 (24 against the strips' 2 x 14 and the
+        // even spread's 24), not 5184 x 3456 or 2880^2 (the strips' one wave, as many steps), nor
+        // whole columns, G <= 2 or an image of one column.
+        assert_eq!(folded_critical_steps(4800, 4800, 264, 3), (24, true));
+        assert!(folded_by_default(4800, 4800, 264, 3));
+        assert_eq!(folded_critical_steps(5184, 3456, 264, 3), (20, true));
+        assert!(!folded_by_default(5184, 3456, 264, 3));
+        assert!(!folded_by_default(2880, 2880, 264, 3));
+        assert!(!folded_by_default(4864, 4800, 264, 3));
+        assert!(!folded_by_default(4800, 4800, 396, 2));
+        assert!(!folded_by_default(64, 4800, 264, 3));
     }
 
     #[test]

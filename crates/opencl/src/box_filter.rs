@@ -9,8 +9,9 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, fused_launch, mma_by_default, mma_output_blocks,
-    mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, folded_by_default, folded_strips, fused_launch,
+    last_column_folds, mma_by_default, mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread,
+    U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -326,11 +327,22 @@ fn engine_staging(groups: usize, steps: usize, warpgroups: bool, beyond: bool) -
 
 /// The tensor-core form's staging: tunable `staging`, `engine` (the copy engine as by default
 /// where it can) or `threads`; by default the engine where the device has it (`engine_staging`),
-/// by the image's place against the L2 where the CUDA driver gives the L2's size.
-fn mma_staging(device: &Device, tunables: &Params, image: &Image, warpgroups: bool) -> Result<MmaStaging, Error> {
+/// by the image's place against the L2 where the CUDA driver gives the L2's size, and the
+/// work-items' copies with the folded spread (`folded`): a folded column's rows share each staged
+/// row, so the engine's tensor copy, a whole row, cannot stage them and its bulk copies a row do,
+/// slowly (H100, 4800^2 m = 45 / 63, the engine's loads: 2.19 / 2.10 times CUDA's folded time,
+/// reports/2026-11-26-h100/experiments call-353).
+fn mma_staging(
+    device: &Device,
+    tunables: &Params,
+    image: &Image,
+    warpgroups: bool,
+    folded: bool,
+) -> Result<MmaStaging, Error> {
     let (groups, steps) = mma_shape(image.window);
     let asked = tunables.string_opt("staging")?;
     match asked {
+        None if folded => return Ok(MmaStaging::threads("the folded column")),
         None | Some("engine") => {}
         Some("threads") => return Ok(MmaStaging::threads("asked")),
         Some(other) => {
@@ -429,15 +441,30 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     }
     let (groups, steps) = mma_shape(image.window);
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
-    let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups)?;
+    let spread = MmaSpread::asked(ctx.tunables)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups);
+    // The folded spread where asked, or by CUDA's rule (`folded_by_default`, measured alike here).
+    let folded = match spread {
+        Some(spread) => spread == MmaSpread::Folded,
+        None => strips.is_none() && folded_by_default(image.width, image.height, slots, groups),
+    };
+    if folded && !last_column_folds(image.width) {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_spread: folded` folds a last column of work-groups of {MMA_OUT_COLS} \
+             columns at most {} wide: not {} columns",
+            MMA_OUT_COLS / 2,
+            image.width
+        )));
+    }
+    let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups, folded)?;
     // The even spread where asked, or by CUDA's rule (`even_spread_by_default`, measured alike
     // here) where the L2's size is known; strips where asked.
-    let even = match MmaSpread::asked(ctx.tunables)? {
+    let even = match spread {
         Some(spread) => spread == MmaSpread::Even,
         None => {
-            strips.is_none()
+            !folded
+                && strips.is_none()
                 && image_beyond_l2(ctx.device, image)
                     .is_some_and(|beyond| even_spread_by_default(image.width, image.height, slots, groups, beyond))
         }
@@ -448,7 +475,13 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
              many work-groups as the device holds at once",
         ));
     }
-    let strips = strips.unwrap_or_else(|| one_wave_strips(columns, image.height, slots));
+    // The folded spread: the full columns' strips and the folded column's (MMA_FOLD).
+    let (strips, fold) = if folded {
+        let (strips, fold) = folded_strips(columns, image.height, slots, strips);
+        (strips, Some(fold))
+    } else {
+        (strips.unwrap_or_else(|| one_wave_strips(columns, image.height, slots)), None)
+    };
     // The even spread's groups: one wave, each the same share of the output blocks.
     let shares = even_spread_blocks(image.width, image.height, slots);
     let deep_shares = if even {
@@ -466,6 +499,10 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         .set("MMA_WGMMA", usize::from(warpgroups));
     let defines = if deep { defines.set("MMA_DEEP_WALK", 1) } else { defines };
     let defines = if even { defines.set("MMA_EVEN_SPREAD", 1) } else { defines };
+    let defines = match fold {
+        Some(fold) => defines.set("MMA_FOLD", fold),
+        None => defines,
+    };
     let vendor = VendorOptions { nv_max_registers: Some(MMA_REGISTER_CAP), nv_arch_specific: warpgroups };
     let program = build_with(ctx.device, MMA_FILE, &defines, &vendor)?;
     let mut plan = Planned::new(ctx.id.clone(), ctx.problem, ctx.device, out_kind(image.dtype))?;
@@ -487,6 +524,9 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         plan.detail("spread", format!("even: {shares} work-groups, each the same share of the output blocks"));
     } else {
         plan.detail("strips", strips);
+    }
+    if let Some(fold) = fold {
+        plan.detail("folded column", format!("its rows' two halves side by side in {fold} strips"));
     }
     let [from, width, height, window, to] = image.walk_args(input, plan.output())?;
     let tables = plan.scratch(mma_table_bytes(steps), "the tensor-core box filter's band tables")?;

@@ -194,18 +194,24 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert!(shape_3_2["defines"].contains("-DMMA_WGMMA=1 ") && shape_3_2["defines"].contains("-DMMA_DEEP_WALK=1"));
         assert!(shape_3_2["defines"].contains("-DMMA_TMA_LOADS=0"), "{shape_3_2:?}");
         assert!(details(1100, 33)["defines"].contains("-DMMA_WGMMA=0"));
-        // The even spread by default as CUDA's (4800^2 at G = 3 on 132 compute units), where the L2's
-        // size comes from the CUDA driver.
+        // The folded and the even spread by default as CUDA's (4800^2 and 3840 x 2160 at G = 3 on
+        // 132 compute units), the even one where the L2's size comes from the CUDA driver; the
+        // folded one staged by the work-items.
         let device = &crate::probe::devices().unwrap()[0];
         if device.limits.compute_units == 132 && device.nvidia_l2_bytes().is_some() {
-            let spread = |side: usize, window| {
-                let problem = Problem::BoxFilter { width: side, height: side, window, dtype: DType::U8 };
+            let details_of = |width: usize, height: usize, window| {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
                 let request = PlanRequest { problem, variant: "fast", tunables: &Params::new(), device: 0 };
-                OpenClBackend.plan(&request).unwrap().exec_info().details.get("spread").cloned().unwrap_or_default()
+                OpenClBackend.plan(&request).unwrap().exec_info().details
             };
-            assert!(spread(4800, 63).starts_with("even"), "{}", spread(4800, 63));
-            assert_eq!(spread(4800, 5), "");
-            assert_eq!(spread(8192, 63), "");
+            let folded = details_of(4800, 4800, 63);
+            assert!(folded["defines"].contains("-DMMA_FOLD=5") && !folded.contains_key("spread"), "{folded:?}");
+            assert!(folded["staging"].contains("the folded column"), "{folded:?}");
+            assert!(details_of(3840, 2160, 63)["spread"].starts_with("even"));
+            for (width, height, window) in [(4800, 4800, 5), (8192, 8192, 63)] {
+                let details = details_of(width, height, window);
+                assert!(!details.contains_key("spread") && !details.contains_key("folded column"), "{details:?}");
+            }
         }
         for window in [35, 45, 49, 51, 55, 63] {
             let problem = Problem::BoxFilter { width: 1040, height: 1100, window, dtype: DType::U8 };
@@ -229,6 +235,43 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
                 assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} even {staging}");
             }
         }
+    }
+    // The folded spread (tunable `mma_spread: folded`), both stagings, every shape, and one strip
+    // at G = 3: last columns of 16 and 64, the image one folded column, fewer rows than a block.
+    for (width, height) in [(1040, 1100), (1088, 300), (64, 64), (1040, 7)] {
+        let one_strip = |window| {
+            if dspbench_kernels::box_fast::mma_shape(window).0 == 3 {
+                vec![None, Some(1usize)]
+            } else {
+                vec![None]
+            }
+        };
+        for window in [1, 17, 19, 33, 35, 51, 63] {
+            for (staging, strips) in
+                ["threads", "engine"].into_iter().flat_map(|s| one_strip(window).into_iter().map(move |n| (s, n)))
+            {
+                let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+                let mut tunables =
+                    Params::new().with("form", "mma").with("mma_spread", "folded").with("staging", staging);
+                if let Some(strips) = strips {
+                    tunables = tunables.with("strips", strips);
+                }
+                let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+                if let Err(dspbench_core::Error::Unsupported(_)) = OpenClBackend.plan(&request) {
+                    continue;
+                }
+                let outcome = dspbench_conformance::check_case_with(&OpenClBackend, 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+            }
+        }
+    }
+    let folded_whole = Params::new().with("form", "mma").with("mma_spread", "folded");
+    let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
+    let request = PlanRequest { problem, variant: "fast", tunables: &folded_whole, device: 0 };
+    match OpenClBackend.plan(&request) {
+        Err(dspbench_core::Error::Unsupported(m)) => assert!(m.contains("NVIDIA"), "{m}"),
+        Err(dspbench_core::Error::Input(m)) => assert!(m.contains("`mma_spread") && m.contains("1024"), "{m}"),
+        other => panic!("a folded spread of whole columns: {:?}", other.map(|_| ())),
     }
     let even_strips = Params::new().with("form", "mma").with("mma_spread", "even").with("strips", 4usize);
     let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
