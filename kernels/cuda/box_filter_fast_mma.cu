@@ -303,7 +303,7 @@ static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // G = 3), one wave of the full columns' strips then fits: 37 x 7 + 5 blocks where 38 x 7 would
 // not. The lower half's rows are staged in buffers of their own (FOLD_BUFS), at the same columns
 // as the upper half's. H100, kernel us, two waves of strips / the even spread -> folded, the same
-// rounds (reports/2026-11-26-h100/experiments/calls-351-356.tar.xz, call-352): 4800^2 m = 45 / 63
+// rounds (reports/2026-11-26-h100/experiments/calls-351-358.tar.xz, call-352): 4800^2 m = 45 / 63
 // 25.49 / 26.97, 23.54 / 24.62 -> 21.00 / 22.50, level with 4736 x 4800's one wave of strips per
 // byte; where it saves no step, 3-5% slower than the strips (crates/kernels/src/box_fast.rs,
 // folded_by_default, says where it is the default).

@@ -275,7 +275,7 @@ pub fn folded_critical_steps(width: usize, height: usize, slots: usize, groups: 
 /// `slots` of its blocks at once and G = `groups`: at G = 3, where the last column is at most half
 /// a block wide and the folded spread fits one wave in at most EVEN_SPREAD_GAIN of the strips'
 /// steps and no more than the even spread's, whose steps cost more (`even_spread_by_default`).
-/// H100, u8, us, the same rounds (reports/2026-11-26-h100/experiments/calls-351-356.tar.xz):
+/// H100, u8, us, the same rounds (reports/2026-11-26-h100/experiments/calls-351-358.tar.xz):
 /// - 4800^2 m = 45 / 63, 37 columns of 7 strips and the folded column in 5 (24 steps), against
 ///   two waves of 13 strips (2 x 14) and the even spread (24, each dearer): 25.49 / 26.97 and
 ///   23.54 / 24.62 -> 21.00 / 22.50 (call 352), as 4736 x 4800's one wave of 7 strips (20.88 /

@@ -243,10 +243,13 @@ const MMA_ITEMS: usize = 256;
 /// and 2 at (3, 3), not the twin's 4. Strips sized for more
 /// made more waves. H100, u8, kernel ms, strips for 3 / for 4 (`call-100`): 7680 x 4320 m = 5 / 17
 /// / 31 0.0355 / 0.0359 / 0.0397 against 0.0430 / 0.0428 / 0.0411; 4096 x 4096 m = 63 in 8 strips
-/// (2 groups) / 12 (3) / 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`).
-fn mma_groups_per_cu(window: usize, warpgroups: bool) -> usize {
+/// (2 groups) / 12 (3) / 16 (4): 0.0262 / 0.0294 / 0.0293 (`call-129`). The folded column
+/// (`folded`, the kernel's MMA_FOLD) takes 16 registers more at G <= 2 (71 -> 87 at (2, 1), 78 -> 94
+/// at (2, 2), with the work-items' staging; (3, 2) 86 -> 87: `call-357`): 2 groups; the twin stays
+/// within 80 (74 / 76).
+fn mma_groups_per_cu(window: usize, warpgroups: bool, folded: bool) -> usize {
     // The warpgroup pass 2 holds a step's 32 accumulators a work-item: two groups, as the twin's.
-    if mma_shape(window) == (3, 3) || warpgroups {
+    if mma_shape(window) == (3, 3) || warpgroups || folded {
         2
     } else {
         3
@@ -258,7 +261,7 @@ const MMA_REGISTER_CAP: u32 = 64;
 /// NVIDIA only: its inline PTX).
 pub(crate) fn mma_takes_by_default(device: &Device, dtype: DType, width: usize, height: usize, window: usize) -> bool {
     let warpgroups = warpgroups_apply(mma_shape(window).0, device.nvidia_compute_capability());
-    let slots = device.limits.compute_units * mma_groups_per_cu(window, warpgroups);
+    let slots = device.limits.compute_units * mma_groups_per_cu(window, warpgroups, false);
     device.is_nvidia() && mma_by_default(dtype, width, height, window, slots)
 }
 
@@ -443,12 +446,13 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
     let spread = MmaSpread::asked(ctx.tunables)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
-    let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups);
+    let unfolded_slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, false);
     // The folded spread where asked, or by CUDA's rule (`folded_by_default`, measured alike here).
     let folded = match spread {
         Some(spread) => spread == MmaSpread::Folded,
-        None => strips.is_none() && folded_by_default(image.width, image.height, slots, groups),
+        None => strips.is_none() && folded_by_default(image.width, image.height, unfolded_slots, groups),
     };
+    let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, folded);
     if folded && !last_column_folds(image.width) {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `mma_spread: folded` folds a last column of work-groups of {MMA_OUT_COLS} \
@@ -664,9 +668,10 @@ mod tests {
     }
 
     #[test]
-    fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_or_with_warpgroups() {
-        assert_eq!([1, 17, 33, 49, 51, 63].map(|m| mma_groups_per_cu(m, false)), [3, 3, 3, 3, 2, 2]);
-        assert_eq!([35, 49, 51, 63].map(|m| mma_groups_per_cu(m, true)), [2; 4]);
+    fn the_tensor_core_form_takes_two_groups_a_compute_unit_at_its_largest_shape_with_warpgroups_or_folded() {
+        assert_eq!([1, 17, 33, 49, 51, 63].map(|m| mma_groups_per_cu(m, false, false)), [3, 3, 3, 3, 2, 2]);
+        assert_eq!([35, 49, 51, 63].map(|m| mma_groups_per_cu(m, true, false)), [2; 4]);
+        assert_eq!([1, 17, 33, 49].map(|m| mma_groups_per_cu(m, false, true)), [2; 4]);
     }
 
     #[test]
