@@ -17,9 +17,9 @@ use crate::planned::{wrong_input, GpuKernel, PlanContext};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelArg};
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, folded_by_default, folded_strips, fused_launch,
-    last_column_folds, mma_by_default, mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread,
-    U8Form, BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, folded_strips, fused_launch, last_column_folds, mma_by_default,
+    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS,
+    DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
@@ -225,13 +225,14 @@ fn mma_launch<P: Pixel>(
     let (groups, steps) = mma_shape(window);
     let beyond = beyond_l2(ctx.gpu.facts.l2_bytes, width * height * std::mem::size_of::<P>());
     // Counted before the module exists: the default rules apply at G = 3 alone, two blocks an SM.
+    // Strips or wider blocks asked keep strips.
     let default_slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
-    let folded = match spread {
-        Some(spread) => spread == MmaSpread::Folded,
-        None => {
-            strips.is_none() && block_columns == MMA_OUT_COLS && folded_by_default(width, height, default_slots, groups)
-        }
-    };
+    let spread = spread.unwrap_or(if strips.is_none() && block_columns == MMA_OUT_COLS {
+        MmaSpread::by_default(width, height, default_slots, groups, Some(beyond))
+    } else {
+        MmaSpread::Strips
+    });
+    let folded = spread == MmaSpread::Folded;
     if folded && (block_columns != MMA_OUT_COLS || !last_column_folds(width)) {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `mma_spread: folded` folds a last column of blocks of {MMA_OUT_COLS} columns \
@@ -239,15 +240,7 @@ fn mma_launch<P: Pixel>(
             MMA_OUT_COLS / 2
         )));
     }
-    let even = match spread {
-        Some(spread) => spread == MmaSpread::Even,
-        None => {
-            !folded
-                && strips.is_none()
-                && block_columns == MMA_OUT_COLS
-                && even_spread_by_default(width, height, default_slots, groups, beyond)
-        }
-    };
+    let even = spread == MmaSpread::Even;
     if even && strips.is_some() {
         return Err(Error::input(
             "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread \
@@ -286,21 +279,28 @@ fn mma_launch<P: Pixel>(
     let columns = width.div_ceil(block_columns);
     let grid = grid_2d(columns, 1, "the tensor-core box filter")?;
     let block = (mma_threads(block_columns), 1);
+    // The folded column's strips are the module's (MMA_FOLD): counted first on the slots the
+    // default rules count, and again, with a module of its own, where the compiled module holds
+    // another count (at G <= 2).
+    let planned_fold = folded.then(|| folded_strips(columns, height, default_slots, strips).1);
+    if let Some(fold) = planned_fold {
+        defines = defines.set("MMA_FOLD", fold);
+    }
     let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
     let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
-    let strips = match strips {
-        _ if folded => {
-            // The folded column's strips are the module's (MMA_FOLD), counted from the unfolded
-            // module's occupancy: the folded buffers leave it at two blocks an SM at G = 3.
-            let (strips, fold) = folded_strips(columns, height, slots, strips);
-            defines = defines.set("MMA_FOLD", fold);
-            module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
-            launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
+    let strips = match (planned_fold, strips) {
+        (Some(planned), asked) => {
+            let (strips, fold) = folded_strips(columns, height, slots, asked);
+            if fold != planned {
+                defines = defines.set("MMA_FOLD", fold);
+                module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
+                launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
+            }
             strips
         }
-        Some(n) => n,
-        None => one_wave_strips(columns, height, slots),
+        (None, Some(n)) => n,
+        (None, None) => one_wave_strips(columns, height, slots),
     };
     // The even spread's blocks walk their share, in one or two walks.
     let deep = if even {

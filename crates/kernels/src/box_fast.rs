@@ -188,8 +188,19 @@ pub const MMA_BLOCK_ROWS: usize = 32;
 /// Whether strips of an image of `height` rows in `strips` are deep enough for the longer walk
 /// (the kernel's strip height: rows a strip rounded up to whole blocks).
 pub fn deep_walk(height: usize, strips: usize) -> bool {
-    let blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS);
-    blocks >= DEEP_WALK_BLOCKS
+    strip_blocks(height, strips) >= DEEP_WALK_BLOCKS
+}
+
+/// Output blocks a strip of the tensor-core form walks, an image of `height` rows in `strips`
+/// (the kernels' strip height: rows a strip rounded up to whole blocks).
+fn strip_blocks(height: usize, strips: usize) -> usize {
+    height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS)
+}
+
+/// Output blocks of the folded column's upper half: half a column's, rounded up (the kernels'
+/// `fold_rows`).
+fn folded_half_blocks(height: usize) -> usize {
+    height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2)
 }
 
 /// How the tensor-core form spreads an image's output blocks (32 rows of a column of blocks) over
@@ -223,6 +234,20 @@ impl MmaSpread {
             ))),
         }
     }
+
+    /// The spread both planners take where none is asked, `slots` of the form's blocks at once (at
+    /// G = `groups`, unfolded): the folded one where `folded_by_default` says, else the even one
+    /// where `even_spread_by_default` says, which needs the image's place against the L2
+    /// (`beyond`; unknown: strips), else strips.
+    pub fn by_default(width: usize, height: usize, slots: usize, groups: usize, beyond: Option<bool>) -> MmaSpread {
+        if folded_by_default(width, height, slots, groups) {
+            MmaSpread::Folded
+        } else if beyond.is_some_and(|beyond| even_spread_by_default(width, height, slots, groups, beyond)) {
+            MmaSpread::Even
+        } else {
+            MmaSpread::Strips
+        }
+    }
 }
 
 /// Whether the image's last column of tensor-core blocks is at most half a block wide, the one the
@@ -235,8 +260,7 @@ pub fn last_column_folds(width: usize) -> bool {
 /// than a full column's strip: its upper half's rows (half the output blocks, rounded up) in
 /// strips no deeper than the full columns'.
 pub fn folded_column_blocks(height: usize, strips: usize) -> usize {
-    let strip_blocks = height.div_ceil(strips.max(1)).div_ceil(MMA_BLOCK_ROWS).max(1);
-    height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2).div_ceil(strip_blocks)
+    folded_half_blocks(height).div_ceil(strip_blocks(height, strips).max(1))
 }
 
 /// The folded spread's strips, (full columns', folded column's), with `columns` columns of blocks,
@@ -253,9 +277,8 @@ pub fn folded_strips(columns: usize, height: usize, slots: usize, asked: Option<
             .last()
             .unwrap_or_else(|| one_wave_strips(columns, height, slots))
     });
-    let half_blocks = height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2);
     let left = slots.saturating_sub(full * strips);
-    let fold = left.min(strips).min(half_blocks).max(folded_column_blocks(height, strips));
+    let fold = left.min(strips).min(folded_half_blocks(height)).max(folded_column_blocks(height, strips));
     (strips, fold)
 }
 
@@ -265,10 +288,9 @@ pub fn folded_strips(columns: usize, height: usize, slots: usize, asked: Option<
 pub fn folded_critical_steps(width: usize, height: usize, slots: usize, groups: usize) -> (usize, bool) {
     let columns = width.div_ceil(MMA_OUT_COLS);
     let (strips, fold) = folded_strips(columns, height, slots, None);
-    let strip_blocks = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS);
-    let fold_blocks = height.div_ceil(MMA_BLOCK_ROWS).div_ceil(2).div_ceil(fold);
+    let fold_blocks = folded_half_blocks(height).div_ceil(fold);
     let one_wave = (columns - 1) * strips + fold <= slots;
-    (strip_blocks.max(fold_blocks) + groups - 1, one_wave)
+    (strip_blocks(height, strips).max(fold_blocks) + groups - 1, one_wave)
 }
 
 /// Whether the tensor-core form folds the image's last column by default (`MmaSpread::Folded`),
@@ -315,8 +337,7 @@ pub fn even_spread_blocks(width: usize, height: usize, slots: usize) -> usize {
 pub fn strips_critical_steps(width: usize, height: usize, slots: usize, groups: usize, strips: usize) -> usize {
     let strips = strips.max(1);
     let waves = (width.div_ceil(MMA_OUT_COLS) * strips).div_ceil(slots.max(1));
-    let blocks = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS);
-    waves * (blocks + groups - 1)
+    waves * (strip_blocks(height, strips) + groups - 1)
 }
 
 /// The same for the even spread (the kernel file's MMA_EVEN_SPREAD): each column of blocks is G -
@@ -553,6 +574,15 @@ mod tests {
         assert!(!folded_by_default(4864, 4800, 264, 3));
         assert!(!folded_by_default(4800, 4800, 396, 2));
         assert!(!folded_by_default(64, 4800, 264, 3));
+        // Both planners' default: folded first, then even where the L2's place is known.
+        let by_default = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond);
+        assert_eq!(by_default(4800, 4800, 264, 3, Some(true)), MmaSpread::Folded);
+        assert_eq!(by_default(4800, 4800, 264, 3, None), MmaSpread::Folded);
+        assert_eq!(by_default(4864, 4800, 264, 3, Some(true)), MmaSpread::Even);
+        assert_eq!(by_default(4864, 4800, 264, 3, None), MmaSpread::Strips);
+        assert_eq!(by_default(3840, 2160, 264, 3, Some(false)), MmaSpread::Even);
+        assert_eq!(by_default(7680, 4320, 264, 3, Some(true)), MmaSpread::Strips);
+        assert_eq!(by_default(4800, 4800, 396, 2, Some(true)), MmaSpread::Strips);
     }
 
     #[test]

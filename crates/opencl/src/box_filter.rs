@@ -9,9 +9,9 @@ use crate::tunables::{bounded, Chosen};
 use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
-    beyond_l2, deep_walk, even_spread_blocks, even_spread_by_default, folded_by_default, folded_strips, fused_launch,
-    last_column_folds, mma_by_default, mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread,
-    U8Form, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
+    beyond_l2, deep_walk, even_spread_blocks, folded_strips, fused_launch, last_column_folds, mma_by_default,
+    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS,
+    FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -444,14 +444,17 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     }
     let (groups, steps) = mma_shape(image.window);
     let warpgroups = mma_pass2_by_warpgroups(ctx.tunables, groups, ctx.device.nvidia_compute_capability())?;
-    let spread = MmaSpread::asked(ctx.tunables)?;
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let unfolded_slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, false);
-    // The folded spread where asked, or by CUDA's rule (`folded_by_default`, measured alike here).
-    let folded = match spread {
-        Some(spread) => spread == MmaSpread::Folded,
-        None => strips.is_none() && folded_by_default(image.width, image.height, unfolded_slots, groups),
-    };
+    // The spread asked, or by CUDA's rules (`MmaSpread::by_default`, measured alike here; the even
+    // spread where the L2's size is known); strips asked keep strips.
+    let spread = MmaSpread::asked(ctx.tunables)?.unwrap_or(if strips.is_none() {
+        let beyond = image_beyond_l2(ctx.device, image);
+        MmaSpread::by_default(image.width, image.height, unfolded_slots, groups, beyond)
+    } else {
+        MmaSpread::Strips
+    });
+    let folded = spread == MmaSpread::Folded;
     let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, folded);
     if folded && !last_column_folds(image.width) {
         return Err(Error::input(format!(
@@ -462,17 +465,7 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
         )));
     }
     let staging = mma_staging(ctx.device, ctx.tunables, image, warpgroups, folded)?;
-    // The even spread where asked, or by CUDA's rule (`even_spread_by_default`, measured alike
-    // here) where the L2's size is known; strips where asked.
-    let even = match spread {
-        Some(spread) => spread == MmaSpread::Even,
-        None => {
-            !folded
-                && strips.is_none()
-                && image_beyond_l2(ctx.device, image)
-                    .is_some_and(|beyond| even_spread_by_default(image.width, image.height, slots, groups, beyond))
-        }
-    };
+    let even = spread == MmaSpread::Even;
     if even && strips.is_some() {
         return Err(Error::input(
             "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread takes as \

@@ -265,21 +265,19 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             }
         }
     }
-    let folded_whole = Params::new().with("form", "mma").with("mma_spread", "folded");
-    let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
-    let request = PlanRequest { problem, variant: "fast", tunables: &folded_whole, device: 0 };
-    match OpenClBackend.plan(&request) {
-        Err(dspbench_core::Error::Unsupported(m)) => assert!(m.contains("NVIDIA"), "{m}"),
-        Err(dspbench_core::Error::Input(m)) => assert!(m.contains("`mma_spread") && m.contains("1024"), "{m}"),
-        other => panic!("a folded spread of whole columns: {:?}", other.map(|_| ())),
-    }
-    let even_strips = Params::new().with("form", "mma").with("mma_spread", "even").with("strips", 4usize);
-    let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
-    let request = PlanRequest { problem, variant: "fast", tunables: &even_strips, device: 0 };
-    match OpenClBackend.plan(&request) {
-        Err(dspbench_core::Error::Unsupported(m)) => assert!(m.contains("NVIDIA"), "{m}"),
-        Err(dspbench_core::Error::Input(m)) => assert!(m.contains("`strips`") && m.contains("`mma_spread"), "{m}"),
-        other => panic!("strips beside the even spread: {:?}", other.map(|_| ())),
+    // Spreads that do not apply: a bad input naming them (where NVIDIA's tensor-core form runs).
+    let mma = Params::new().with("form", "mma");
+    for (tunables, named) in [
+        (mma.clone().with("mma_spread", "folded"), ["`mma_spread", "1024"]),
+        (mma.clone().with("mma_spread", "even").with("strips", 4usize), ["`mma_spread", "`strips`"]),
+    ] {
+        let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
+        let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
+        match OpenClBackend.plan(&request) {
+            Err(dspbench_core::Error::Unsupported(m)) => assert!(m.contains("NVIDIA"), "{m}"),
+            Err(dspbench_core::Error::Input(m)) => assert!(named.iter().all(|n| m.contains(n)), "{m}"),
+            other => panic!("{tunables:?}: {:?}", other.map(|_| ())),
+        }
     }
     for strips in [1usize, 3, 7, 40] {
         let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
