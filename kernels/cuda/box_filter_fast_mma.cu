@@ -370,20 +370,31 @@ __device__ __forceinline__ void mma_cp_async_16(void* shared, const void* global
 
 __device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
-// MMA_PDL (1: launched as a programmatic dependent launch, sm_90 on, the host's default there): a
-// block reads global memory only once the grid before it on the stream has ended, and lets the
-// next grid start once its own last input group is on its way; the next grid's blocks then take
-// the SM slots this grid's blocks leave and build their band matrices under its last steps (the
-// launch and a block's start, sessions 25 and 29: about a tenth of a small image's time). H100,
-// kernel us, plain -> dependent, same rounds (reports/2026-11-26-h100/experiments call-300): UHD u8
-// m = 5 / 31 / 63 8.58 / 10.15 / 11.19 -> 7.87 / 8.86 / 10.75, 4096^2 12.63 / 15.15 / 17.39 ->
-// 12.16 / 14.34 / 16.66, 8K 28.52 / 29.63 / 32.75 -> 28.12 / 28.70 / 31.71, level or faster at
-// every cell of UHD .. 8K; at 8192^2 m = 5 / 17 2.5-4% slower (call-301: 54.2 / 53.7 -> 56.4 /
-// 56.1; call-303). The next grid let in at this grid's start gained more on the smallest images
-// (UHD m = 5 7.53) and lost up to 7% on others (4096^2 m = 5 13.57, 8K m = 5 29.51): its blocks
-// wait in the slots of this grid's short last strip while the deep strips still walk. Let in at a
-// block's last step it gained less (UHD m = 5 0.961 of the plain time) and lost at 4800^2 m = 63
-// (1.02, call-303); only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
+// MMA_PDL (1: may be launched as a programmatic dependent launch, sm_90 on, the host's default
+// there). The host launches a call dependently only right behind its own call of the same plan (a
+// batch's calls after its first), whose output this call's input does not overlap
+// (crates/cuda/src/box_fast.rs, `launch_mode`); any other call is launched plainly, and the waits
+// below return at once. So a block may read its input while the grid ahead still runs: it waits
+// for that grid (`griddepcontrol.wait`: ended, its writes visible) before its walk's first store,
+// and before it lets the next grid in (`griddepcontrol.launch_dependents`, once its last input
+// group is on its way), so that when a grid starts, the grid two ahead has ended: whatever a call
+// reads was written by a grid that has ended, or by none. The next grid's blocks then take the SM
+// slots this grid's blocks leave, build their band matrices, stage their first groups and walk
+// the window's first rows under its last steps.
+// H100, kernel us, plain -> dependent, same rounds (reports/2026-11-26-h100/experiments call-300),
+// with the wait before the first read: UHD u8 m = 5 / 31 / 63 8.58 / 10.15 / 11.19 -> 7.87 / 8.86 /
+// 10.75, 4096^2 12.63 / 15.15 / 17.39 -> 12.16 / 14.34 / 16.66, 8K 28.52 / 29.63 / 32.75 -> 28.12 /
+// 28.70 / 31.71. The next grid let in at this grid's start gained more on the smallest images (UHD
+// m = 5 7.53) and lost up to 7% on others (4096^2 m = 5 13.57, 8K m = 5 29.51): its blocks wait in
+// the slots of this grid's short last strip while the deep strips still walk. Let in at a block's
+// last step it gained less (UHD m = 5 0.961 of the plain time) and lost at 4800^2 m = 63 (1.02,
+// call-303); only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
+// The wait moved from before the first read to before the first store (session 45,
+// experiments/call-363: two processes alternating, each dependent against plain launches in
+// the same rounds, kernel us dependent, wait before the first read -> before the first store):
+// UHD m = 5 / 31 / 45 / 63 7.76 / 8.91 / 8.89 / 9.93 -> 6.83 / 8.02 / 8.37 / 9.54, DCI 4K m = 45 /
+// 63 9.75 / 10.64 -> 8.43 / 9.23, 4096^2 m = 63 16.66 -> 15.55, 5K 14.68 -> 14.21, 4800^2 22.46 ->
+// 21.33, 5760^2 32.79 -> 31.63, 8K 31.92 -> 31.04.
 #ifndef MMA_PDL
 #define MMA_PDL 0
 #endif
@@ -733,6 +744,11 @@ __device__ __forceinline__ void stage_groups(const StageCopies& c, const MmaWalk
 // OUT_PIECES, piece t % OUT_PIECES), or as one tensor store.
 __device__ __forceinline__ void store_tile(const MmaWalk& w, int q)
 {
+#if MMA_PDL
+    if (q == 0) {
+        grid_dependency_wait();  // a walk's first store: the grid ahead has ended (MMA_PDL)
+    }
+#endif
 #if MMA_TMA_STORES
     // One tensor store, rows and columns beyond the image left out (strips are whole blocks but
     // the last).
@@ -903,11 +919,6 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
     }
 #endif
     uint4 band_x[KH];
-#if MMA_PDL
-    // The bands before the grid ahead has ended, the first reads of global memory after it.
-    mma_build_bands<KH>(w, band_x, warp, lane, g, tg);
-    grid_dependency_wait();
-#endif
     // Input groups 0 .. IN_BUFS - 2 (group j: image rows y0 - r + 32 j ..), a commit each.
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
@@ -925,11 +936,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
 
 #if MMA_PDL
     if (steps <= IN_BUFS - 1) {
+        grid_dependency_wait();  // the grid ahead ended before the next one starts (MMA_PDL)
         grid_dependents_launch();  // the last group is already on its way
     }
-#else
-    mma_build_bands<KH>(w, band_x, warp, lane, g, tg);
 #endif
+    mma_build_bands<KH>(w, band_x, warp, lane, g, tg);
 
     // The pass-2 operands of the G - 1 groups before this one, oldest first, in registers (in
     // shared slots, a lane's own, the form ran 1-3% slower at 8K m <= 45 and 4096^2: call-146).
@@ -1018,6 +1029,7 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
 #endif
 #if MMA_PDL
         if (ahead == steps - 1) {
+            grid_dependency_wait();
             grid_dependents_launch();  // the next grid may start (MMA_PDL)
         }
 #endif

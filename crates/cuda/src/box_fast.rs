@@ -379,11 +379,12 @@ fn mma_pass2_by_warpgroups(
     }
 }
 
-/// Whether the tensor-core form is launched as a programmatic dependent launch (the kernel file's
-/// MMA_PDL): tunable `pdl`, `on` or `off`; by default on where the GPU has them (sm_90 on). In a
-/// batch of calls it ran 2-13% faster on the images the L2 holds and 0.5-4% faster beyond, but
-/// for 8192^2 at m <= 17, 2.5-4% slower (the kernel file has the figures). A call alone gains nothing:
-/// what overlaps is one call's start with the end of the call before.
+/// Whether the tensor-core form may be launched as a programmatic dependent launch (the kernel
+/// file's MMA_PDL; where, `launch_dependently` says): tunable `pdl`, `on` or `off`; by default on
+/// where the GPU has them (sm_90 on). In a batch of calls it ran 2-13% faster on the images the L2
+/// holds and 0.5-4% faster beyond, and with the wait moved to a walk's first store 3-13% faster
+/// again (the kernel file has the figures). A call alone gains nothing: what overlaps is one call's
+/// start with the end of the call before.
 fn dependent_launch(tunables: &Params, (major, minor): (i32, i32)) -> Result<bool, Error> {
     match tunables.string_opt("pdl")? {
         None => Ok(major >= 9),
@@ -395,6 +396,28 @@ fn dependent_launch(tunables: &Params, (major, minor): (i32, i32)) -> Result<boo
         Some("on") => Ok(true),
         Some(other) => Err(Error::input(format!("box-filter `fast` tunable `pdl` is `on` or `off`, not `{other}`"))),
     }
+}
+
+/// Where a buffer lies on the device: its first byte's address and its length in bytes.
+type Span = (u64, usize);
+
+/// The device bytes of `slice`.
+fn span<P: Pixel>(slice: &CudaSlice<P>, stream: &CudaStream) -> Span {
+    let (address, _read) = slice.device_ptr(stream);
+    (address, slice.len() * std::mem::size_of::<P>())
+}
+
+/// Whether a call of the tensor-core form goes as a programmatic dependent launch: only where its
+/// module may be launched so (`dependent`: MMA_PDL) and the grid right ahead of it on the stream
+/// is a call of the same form (`ahead_wrote`: the bytes that call writes) whose output the call's
+/// input (`reads`) does not overlap. Such a call reads its input before the grid ahead has ended;
+/// it waits for it before its first store, and before it lets the next grid in, so that the grid
+/// two ahead has ended when it starts (the kernel file's MMA_PDL). Any other call, a batch's first
+/// or one whose input the call ahead writes (a chain), is launched plainly: it starts once the
+/// stream's work ahead has ended.
+fn launch_dependently(dependent: bool, ahead_wrote: Option<Span>, reads: Span) -> bool {
+    let apart = |(a, a_len): Span, (b, b_len): Span| a + a_len as u64 <= b || b + b_len as u64 <= a;
+    dependent && ahead_wrote.is_some_and(|wrote| apart(wrote, reads))
 }
 
 /// The tensor-core form's tensor maps (sm_90 on; zeros before, where the kernel moves its tiles with
@@ -437,7 +460,7 @@ pub(crate) fn encode_maps<P: Pixel>(
 
 /// Launches a form that takes tensor maps, the tensor-core one or the copy-engine one (in, width,
 /// height, window, out, in_map, out_map), as a programmatic dependent launch where `dependent`
-/// says so (the tensor-core module compiled with MMA_PDL).
+/// says so (the tensor-core module compiled with MMA_PDL, where `launch_dependently` allows it).
 fn launch_with_maps<P: Pixel>(
     stream: &CudaStream,
     launch: &Launch,
@@ -470,7 +493,9 @@ fn launch_with_maps<P: Pixel>(
         (&mut out_map as *mut TensorMap).cast(),
     ];
     // SAFETY: as above, the values living across the call; compiled with MMA_PDL, the kernel
-    // waits for the grid ahead of it before it touches global memory.
+    // waits for the grid ahead of it before it writes global memory and before it lets the next
+    // grid in, and the caller launches it so only where that grid does not write its input
+    // (`launch_dependently`).
     unsafe { crate::launch::launch_dependent(stream, launch, &mut params) }
         .map_err(driver(format!("launching {} as a programmatic dependent launch", launch.entry)))
 }
@@ -485,7 +510,8 @@ struct BoxFast<P: Pixel> {
     module: Module,
     /// The fused kernel, or the column pass and the row pass.
     launches: Vec<Launch>,
-    /// Tensor-core form only: launched as programmatic dependent launches (tunable `pdl`).
+    /// Tensor-core form only: a call right behind the plan's own call launched as a programmatic
+    /// dependent launch (tunable `pdl`; `launch_dependently`).
     dependent: bool,
 }
 
@@ -500,19 +526,12 @@ impl<P: Pixel> GpuKernel for BoxFast<P> {
     }
 
     fn launch(&mut self, gpu: &Gpu) -> Result<(), Error> {
-        let (w, h) = dims(self.image.width, self.image.height);
-        let args = (w, h, self.window);
-        let ImageBuffers { input, output, .. } = &mut self.image;
-        if let Some(maps) = &self.tensor_maps {
-            return launch_with_maps(&gpu.stream, &self.launches[0], input, args, output, maps, self.dependent);
-        }
-        match self.colsum_t.as_mut() {
-            None => launch_pass(&gpu.stream, &self.launches[0], input, args, output),
-            Some(colsum_t) => {
-                launch_pass(&gpu.stream, &self.launches[0], input, args, colsum_t)?;
-                launch_pass(&gpu.stream, &self.launches[1], colsum_t, args, output)
-            }
-        }
+        self.launch_after(gpu, None)
+    }
+
+    fn launch_behind_own(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        let wrote = span(&self.image.output, &gpu.stream);
+        self.launch_after(gpu, Some(wrote))
     }
 
     fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error> {
@@ -523,14 +542,36 @@ impl<P: Pixel> GpuKernel for BoxFast<P> {
         let mut details = describe(&[&self.module], &self.launches.iter().collect::<Vec<_>>());
         if self.tensor_maps.is_some() {
             let launched = if self.dependent {
-                "programmatic dependent: the next call's blocks start once this call's last input groups are on their \
-                 way"
+                "programmatic dependent behind the batch's own calls: a call after the batch's first reads its input \
+                 under the end of the call ahead, waits for it before its first store, and lets the next call in once \
+                 its last input groups are on their way; the batch's first call launched plainly"
             } else {
                 "plain"
             };
             details.insert("launch".into(), launched.into());
         }
         details
+    }
+}
+
+impl<P: Pixel> BoxFast<P> {
+    /// One call, the grid ahead of it on the stream the plan's own call that wrote `ahead_wrote`,
+    /// or unknown (`None`).
+    fn launch_after(&mut self, gpu: &Gpu, ahead_wrote: Option<Span>) -> Result<(), Error> {
+        let (w, h) = dims(self.image.width, self.image.height);
+        let args = (w, h, self.window);
+        let dependent = launch_dependently(self.dependent, ahead_wrote, span(&self.image.input, &gpu.stream));
+        let ImageBuffers { input, output, .. } = &mut self.image;
+        if let Some(maps) = &self.tensor_maps {
+            return launch_with_maps(&gpu.stream, &self.launches[0], input, args, output, maps, dependent);
+        }
+        match self.colsum_t.as_mut() {
+            None => launch_pass(&gpu.stream, &self.launches[0], input, args, output),
+            Some(colsum_t) => {
+                launch_pass(&gpu.stream, &self.launches[0], input, args, colsum_t)?;
+                launch_pass(&gpu.stream, &self.launches[1], colsum_t, args, output)
+            }
+        }
     }
 }
 
@@ -596,15 +637,31 @@ mod tests {
         out
     }
 
-    /// Each call's input the output of the call before it, the calls launched back to back as
-    /// programmatic dependent launches with nothing between them: a call that read its input
-    /// before the one ahead had finished writing it would leave its mark in the last output. At G
-    /// <= 2 (the copy engine's staging) and G = 3 (the band tables read before the wait); the
-    /// kernel without its wait failed at G = 3 on an H100 (reports/2026-11-26-h100/experiments
-    /// call-301). Both spreads: the even spread's blocks let the next grid in during their first
-    /// walk, before their last.
     #[test]
-    fn dependent_launches_read_what_the_call_before_them_wrote() {
+    fn a_call_goes_dependently_only_behind_its_own_call_that_does_not_write_its_input() {
+        let (a, b) = ((0x1000u64, 0x100usize), (0x1100u64, 0x100usize));
+        assert!(launch_dependently(true, Some(a), b) && launch_dependently(true, Some(b), a));
+        assert!(!launch_dependently(false, Some(a), b), "a module without MMA_PDL");
+        assert!(!launch_dependently(true, None, b), "the grid ahead unknown: a batch's first call");
+        assert!(!launch_dependently(true, Some(a), a), "a chain: the input is what the call ahead writes");
+        assert!(!launch_dependently(true, Some((0x1000, 0x101)), b), "one byte shared");
+        assert!(!launch_dependently(true, Some(b), (0x1000, 0x101)));
+    }
+
+    /// Calls back to back with nothing between them, each filtering the output of the call one or
+    /// two before it, launched by `launch_dependently`'s rule: one chain (each call's input the
+    /// output of the call ahead: every call launched plainly) or two chains interleaved (each
+    /// call's input the output of the call two ahead: every call but the first launched
+    /// dependently, reading its input before the grid ahead has ended; right only if that grid
+    /// waited for the one ahead of it before it let this one in). A call that read its input
+    /// before its writer had ended would leave its mark in the last output. At G <= 2 (the copy
+    /// engine's staging) and G = 3 (the band tables); both spreads: the even spread's blocks let
+    /// the next grid in during their first walk, before their last. With the wait before the first
+    /// read, the kernel without it failed the one chain at G = 3 on an H100
+    /// (reports/2026-11-26-h100/experiments call-301); with the wait before the first store, a
+    /// dependent launch of the one chain failed it too (call-363).
+    #[test]
+    fn dependent_launches_read_only_what_an_ended_call_wrote() {
         let Some(gpu) = crate::conformance::first_gpu() else { return };
         if gpu.facts.compute_capability.0 < 9 {
             return;
@@ -612,8 +669,11 @@ mod tests {
         let _stream = gpu.exclusive();
         let compiler = Compiler::default();
         let (width, height, calls) = (1040usize, 1100usize, 8);
-        let pixels: Vec<u8> = (0..width * height).map(|i| ((i * 2654435761) >> 13) as u8).collect();
-        for (window, spread) in [17, 63].into_iter().flat_map(|w| [(w, MmaSpread::Strips), (w, MmaSpread::Even)]) {
+        let dims = (width, height);
+        let pixels =
+            |seed: usize| -> Vec<u8> { (0..width * height).map(|i| (((i + seed) * 2654435761) >> 13) as u8).collect() };
+        let cases = [17, 63].into_iter().flat_map(|w| [(w, MmaSpread::Strips), (w, MmaSpread::Even)]);
+        for (window, spread) in cases {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
             let tunables = Params::new().with("form", "mma");
             let ctx = PlanContext {
@@ -630,23 +690,41 @@ mod tests {
                 spacer: Spacer::allocate(&gpu).unwrap(),
             };
             let (_module, launch) = mma_launch::<u8>(&ctx, None, Some(spread), MMA_OUT_COLS, true).unwrap();
-            let mut image = ImageBuffers::<u8>::new(&gpu, width, height).unwrap();
-            let host = Image::new(width, height, Pixels::U8(pixels.clone())).unwrap();
-            image.copy_in(&gpu, &host).unwrap();
-            let ImageBuffers { input: a, output: b, .. } = &mut image;
-            let forth = tensor_maps_between(&gpu, a, b, (width, height)).unwrap();
-            let back = tensor_maps_between(&gpu, b, a, (width, height)).unwrap();
             let args = (width as i32, height as i32, window as i32);
-            for _ in 0..calls / 2 {
-                launch_with_maps(&gpu.stream, &launch, a, args, b, &forth, true).unwrap();
-                launch_with_maps(&gpu.stream, &launch, b, args, a, &back, true).unwrap();
+            for chains in [1usize, 2] {
+                let mut images: Vec<ImageBuffers<u8>> =
+                    (0..chains).map(|_| ImageBuffers::<u8>::new(&gpu, width, height).unwrap()).collect();
+                let starts: Vec<Vec<u8>> = (0..chains).map(|c| pixels(7919 * c)).collect();
+                for (image, start) in images.iter_mut().zip(&starts) {
+                    image.copy_in(&gpu, &Image::new(width, height, Pixels::U8(start.clone())).unwrap()).unwrap();
+                }
+                let mut ahead_wrote = None;
+                let mut dependent_calls = 0;
+                for call in 0..calls {
+                    let ImageBuffers { input, output, .. } = &mut images[call % chains];
+                    // A chain's calls alternate between its two buffers.
+                    let (from, to) = if (call / chains) % 2 == 0 { (input, output) } else { (output, input) };
+                    let maps = tensor_maps_between(&gpu, from, to, dims).unwrap();
+                    let dependent = launch_dependently(true, ahead_wrote, span(from, &gpu.stream));
+                    dependent_calls += usize::from(dependent);
+                    launch_with_maps(&gpu.stream, &launch, from, args, to, &maps, dependent).unwrap();
+                    ahead_wrote = Some(span(to, &gpu.stream));
+                }
+                assert_eq!(dependent_calls, if chains == 1 { 0 } else { calls - 1 }, "{chains} chains");
+                for (c, (image, start)) in images.iter().zip(&starts).enumerate() {
+                    let filtered = calls / chains;
+                    // An even count of calls ends on a chain's first buffer.
+                    let mut device = vec![0u8; width * height];
+                    crate::memory::copy_to_host(&gpu.stream, &image.input, &mut device, "the last output").unwrap();
+                    let expected = (0..filtered).fold(start.clone(), |im, _| host_box_u8(&im, width, height, window));
+                    let wrong = device.iter().zip(&expected).filter(|(d, e)| d != e).count();
+                    let all = width * height;
+                    assert_eq!(
+                        wrong, 0,
+                        "m = {window}, {spread:?}, chain {c} of {chains}: {wrong} of {all} pixels differ after {filtered} calls"
+                    );
+                }
             }
-            let mut device = vec![0u8; width * height];
-            crate::memory::copy_to_host(&gpu.stream, a, &mut device, "the last output").unwrap();
-            let expected = (0..calls).fold(pixels.clone(), |image, _| host_box_u8(&image, width, height, window));
-            let wrong = device.iter().zip(&expected).filter(|(d, e)| d != e).count();
-            let all = width * height;
-            assert_eq!(wrong, 0, "m = {window}, {spread:?}: {wrong} of {all} pixels differ after {calls} calls");
         }
     }
 

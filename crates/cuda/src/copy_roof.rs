@@ -63,7 +63,7 @@ fn timed(
     batch: usize,
     mut copy: impl FnMut() -> Result<(), Error>,
 ) -> Result<CopyRoof, Error> {
-    let graph: Option<SendGraph> = if batch > 1 { graph::capture(&gpu.stream, batch, &mut copy) } else { None };
+    let graph: Option<SendGraph> = if batch > 1 { graph::capture(&gpu.stream, batch, |_| copy()) } else { None };
     let mut sample = || {
         let run = || match &graph {
             Some(graph) => graph.0.launch().map_err(driver("replaying a batch of copies")),

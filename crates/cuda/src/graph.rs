@@ -25,19 +25,20 @@ pub(crate) struct SendGraph(pub CudaGraph);
 // by one thread at a time; moving it to another thread between uses is allowed.
 unsafe impl Send for SendGraph {}
 
-/// Captures `calls` rounds of `launch` on `stream` into a graph, uploaded and ready to replay.
+/// Captures `calls` rounds of `launch` (given each round's index) on `stream` into a graph,
+/// uploaded and ready to replay.
 /// `None` when the stream refuses capture or the launches cannot be captured (the caller then
 /// launches one by one); the stream is left out of capture mode either way.
 pub(crate) fn capture(
     stream: &std::sync::Arc<CudaStream>,
     calls: usize,
-    mut launch: impl FnMut() -> Result<(), Error>,
+    mut launch: impl FnMut(usize) -> Result<(), Error>,
 ) -> Option<SendGraph> {
     if calls > MAX_GRAPH_LAUNCHES {
         return None;
     }
     stream.begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL).ok()?;
-    let launched = (0..calls).try_for_each(|_| launch());
+    let launched = (0..calls).try_for_each(&mut launch);
     // Always end the capture, also after a failed launch, so the stream works again.
     let graph = stream.end_capture(CUgraphInstantiate_flags(0));
     match (launched, graph) {

@@ -25,7 +25,7 @@ pub(crate) fn measure(gpu: &Gpu) -> Result<(LaunchFloor, &'static str), Error> {
         unsafe { builder.launch(launch.config) }.map_err(driver("launching launch_floor"))?;
         Ok(())
     };
-    let batch = graph::capture(&gpu.stream, FLOOR_BATCH, once);
+    let batch = graph::capture(&gpu.stream, FLOOR_BATCH, |_| once());
     let watch = Stopwatch::new(&gpu.ctx)?;
     let floor = LaunchFloor::measure(|| {
         let run = || match &batch {

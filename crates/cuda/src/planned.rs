@@ -32,6 +32,13 @@ pub(crate) trait GpuKernel: Send + 'static {
     /// Enqueues one run's kernels on the stream; must not synchronise.
     fn launch(&mut self, gpu: &Gpu) -> Result<(), Error>;
 
+    /// Enqueues one more run right behind this kernel's own previous run, with nothing between
+    /// them on the stream (a batch's runs after its first). A kernel may start it under the end of
+    /// that run where it knows their buffers allow it (the box filter's dependent launches).
+    fn launch_behind_own(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        self.launch(gpu)
+    }
+
     /// Copies the output into `output` (allocated for the planned problem, of its type and
     /// size); returns the bytes copied. Timed as the download.
     fn copy_out(&mut self, gpu: &Gpu, output: &mut Output) -> Result<u64, Error>;
@@ -155,13 +162,13 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
             // A new batch size (calibration tries a few): capture it once, replay it for every sample.
             self.batch = None;
             let (gpu, kernel) = (&self.gpu, &mut self.kernel);
-            let graph = graph::capture(&gpu.stream, calls, || kernel.launch(gpu));
+            let graph = graph::capture(&gpu.stream, calls, |call| launch_call(&mut **kernel, gpu, call));
             self.batch = Some(graph::Batch { calls, graph });
         }
         let (gpu, kernel, batch) = (&self.gpu, &mut self.kernel, self.batch.as_ref().expect("set above"));
         let ((), ms) = self.watch.time(&gpu.stream, || match &batch.graph {
             Some(graph) => graph.0.launch().map_err(driver("replaying a batch of launches")),
-            None => (0..calls).try_for_each(|_| kernel.launch(gpu)),
+            None => (0..calls).try_for_each(|call| launch_call(&mut **kernel, gpu, call)),
         })?;
         Ok(RunTime { device_ms: Some(ms) })
     }
@@ -179,6 +186,15 @@ impl<K: GpuKernel> Algorithm for Planned<K> {
 
     fn evict_device_caches(&mut self) -> Result<(), Error> {
         self.gpu.evict_l2()
+    }
+}
+
+/// A batch's call `call`: its first launched as any run, the others right behind the one before.
+fn launch_call<K: GpuKernel>(kernel: &mut K, gpu: &Gpu, call: usize) -> Result<(), Error> {
+    if call == 0 {
+        kernel.launch(gpu)
+    } else {
+        kernel.launch_behind_own(gpu)
     }
 }
 
