@@ -373,7 +373,7 @@ __device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.c
 // MMA_PDL (1: may be launched as a programmatic dependent launch, sm_90 on, the host's default
 // there). The host launches a call dependently only right behind its own call of the same plan (a
 // batch's calls after its first), whose output this call's input does not overlap
-// (crates/cuda/src/box_fast.rs, `launch_mode`); any other call is launched plainly, and the waits
+// (crates/cuda/src/box_fast.rs, `launch_dependently`); any other call is launched plainly, and the waits
 // below return at once. So a block may read its input while the grid ahead still runs: it waits
 // for that grid (`griddepcontrol.wait`: ended, its writes visible) before its walk's first store,
 // and before it lets the next grid in (`griddepcontrol.launch_dependents`, once its last input
@@ -389,12 +389,13 @@ __device__ __forceinline__ void mma_cp_async_commit() { asm volatile("cp.async.c
 // the slots of this grid's short last strip while the deep strips still walk. Let in at a block's
 // last step it gained less (UHD m = 5 0.961 of the plain time) and lost at 4800^2 m = 63 (1.02,
 // call-303); only at this grid's end (no trigger) it gained nothing (8.71, 12.77, 28.79).
-// The wait moved from before the first read to before the first store (session 45,
-// experiments/call-363: two processes alternating, each dependent against plain launches in
-// the same rounds, kernel us dependent, wait before the first read -> before the first store):
-// UHD m = 5 / 31 / 45 / 63 7.76 / 8.91 / 8.89 / 9.93 -> 6.83 / 8.02 / 8.37 / 9.54, DCI 4K m = 45 /
-// 63 9.75 / 10.64 -> 8.43 / 9.23, 4096^2 m = 63 16.66 -> 15.55, 5K 14.68 -> 14.21, 4800^2 22.46 ->
-// 21.33, 5760^2 32.79 -> 31.63, 8K 31.92 -> 31.04.
+// The wait moved from before the first read to before the first store and the trigger (session 45,
+// experiments/calls-363-365: two processes alternating, each dependent against plain launches in the
+// same rounds; kernel us, 373b5eb -> this form, call-364): UHD m = 5 / 31 / 45 / 63 7.77 / 8.95 /
+// 8.91 / 9.94 -> 6.81 / 7.98 / 8.71 / 9.42, DCI 4K 8.16 / 9.51 / 9.78 / 10.68 -> 7.06 / 8.34 / 8.39 /
+// 9.24, 4096^2 m = 63 16.70 -> 15.62, 5K 14.71 -> 14.18, 4800^2 22.56 -> 21.05, 5760^2 32.89 -> 31.30,
+// 8K 32.04 -> 30.70 (0.858-0.979 at every cell; plain launches 0.990-1.007). The bands built before
+// the first copies, as before: 1.000-1.033 of this form's time but UHD m = 45 (0.955, call-365).
 #ifndef MMA_PDL
 #define MMA_PDL 0
 #endif
