@@ -228,7 +228,7 @@ fn mma_launch<P: Pixel>(
     // Strips or wider blocks asked keep strips.
     let default_slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
     let spread = spread.unwrap_or(if strips.is_none() && block_columns == MMA_OUT_COLS {
-        MmaSpread::by_default(width, height, default_slots, groups, Some(beyond))
+        MmaSpread::by_default(width, height, default_slots, groups, Some(beyond), dependent)
     } else {
         MmaSpread::Strips
     });

@@ -250,7 +250,8 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert!(!defines(64).contains("MMA_DEEP_WALK"), "{}", defines(64));
         // The folded spread by default where the strips of 264 slots take two waves and the last
         // column is half a block (4800^2 at G = 3: 37 x 7 strips, the folded column in 5), the
-        // even spread where the strips leave steps to gain and no column folds (UHD at G = 3);
+        // even spread where the strips leave steps to gain and no column folds (5K at G = 3; UHD
+        // too where its calls are launched plainly, its strips too shallow where dependently);
         // neither at G <= 2 nor on 8K (beyond the L2, one wave); strips asked keep strips.
         let defines_of = |width, height, window, tunables: &Params| {
             plan(width, height, DType::U8, window, tunables).unwrap().exec_info().details["defines"].clone()
@@ -259,9 +260,11 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             let none = Params::new();
             let folded = defines_of(4800, 4800, 63, &none);
             assert!(folded.contains("-DMMA_FOLD=5") && !folded.contains("MMA_EVEN_SPREAD"), "{folded}");
-            assert!(defines_of(3840, 2160, 63, &none).contains("-DMMA_EVEN_SPREAD=1"));
+            assert!(defines_of(5120, 2880, 63, &none).contains("-DMMA_EVEN_SPREAD=1"));
+            assert!(defines_of(3840, 2160, 63, &Params::new().with("pdl", "off")).contains("-DMMA_EVEN_SPREAD=1"));
             for (width, height, window, tunables) in [
                 (4800, 4800, 5, none.clone()),
+                (3840, 2160, 63, none.clone()),
                 (7680, 4320, 63, none.clone()),
                 (4800, 4800, 63, none.with("strips", 13usize)),
             ] {

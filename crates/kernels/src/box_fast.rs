@@ -238,11 +238,19 @@ impl MmaSpread {
     /// The spread both planners take where none is asked, `slots` of the form's blocks at once (at
     /// G = `groups`, unfolded): the folded one where `folded_by_default` says, else the even one
     /// where `even_spread_by_default` says, which needs the image's place against the L2
-    /// (`beyond`; unknown: strips), else strips.
-    pub fn by_default(width: usize, height: usize, slots: usize, groups: usize, beyond: Option<bool>) -> MmaSpread {
+    /// (`beyond`; unknown: strips) and whether a batch's calls are launched dependently
+    /// (`dependent`: CUDA's MMA_PDL), else strips.
+    pub fn by_default(
+        width: usize,
+        height: usize,
+        slots: usize,
+        groups: usize,
+        beyond: Option<bool>,
+        dependent: bool,
+    ) -> MmaSpread {
         if folded_by_default(width, height, slots, groups) {
             MmaSpread::Folded
-        } else if beyond.is_some_and(|beyond| even_spread_by_default(width, height, slots, groups, beyond)) {
+        } else if beyond.is_some_and(|beyond| even_spread_by_default(width, height, slots, groups, beyond, dependent)) {
             MmaSpread::Even
         } else {
             MmaSpread::Strips
@@ -373,20 +381,43 @@ pub fn even_critical_steps(width: usize, height: usize, slots: usize, groups: us
 ///   27.29 -> 23.87 / 24.62, 33.96 / 35.59 -> 31.76 / 32.72; within the L2 too (3840 x 2160 9.81 /
 ///   10.57 -> 8.90 / 9.94, 5120 x 2880 14.29 / 15.64 -> 13.53 / 14.55; 4096^2, no gain predicted,
 ///   15.14 / 16.62 against 15.06 / 16.37).
-pub fn even_spread_by_default(width: usize, height: usize, slots: usize, groups: usize, beyond: bool) -> bool {
+/// - Where a batch's calls are launched dependently (`dependent`, CUDA since session 45: a call
+///   reads its first groups under the end of the call ahead), shallow strips gain more from it
+///   than the even spread, whose blocks that cross a column start their second walk cold, in the
+///   middle of the call: UHD (strips of 9 + 2 steps against 8 + 2) went over to the strips, m = 45
+///   / 63 8.69 / 9.35 -> 8.15 / 9.01 us (even / strips 1.055-1.066 / 1.037-1.041, calls 369-370
+///   on two cards), while from 12 steps a strip on the even spread stayed ahead: 3840 x 2400
+///   (10 + 2) 0.975-0.992, 4480 x 2520, 5120 x 2160 and 3840 x 2880 (12 + 2) 0.958-0.998, 5120 x
+///   2880 (15 + 2) 0.967-0.975, 4608 x 3456 and 5120 x 3200 0.965-0.992 (call 370,
+///   reports/2026-11-26-h100/experiments/calls-369-370.tar.xz). So with dependent launches the
+///   even spread also needs strips of DEPENDENT_EVEN_MIN_STEPS or more.
+pub fn even_spread_by_default(
+    width: usize,
+    height: usize,
+    slots: usize,
+    groups: usize,
+    beyond: bool,
+    dependent: bool,
+) -> bool {
     if groups != 3 {
         return false;
     }
     let columns = width.div_ceil(MMA_OUT_COLS);
     let strips = one_wave_strips(columns, height, slots);
     let waves = (columns * strips).div_ceil(slots.max(1));
-    let even = even_critical_steps(width, height, slots, groups) as f64;
+    let even = even_critical_steps(width, height, slots, groups);
+    let strips = strips_critical_steps(width, height, slots, groups, strips);
     (!beyond || waves > 1)
-        && even <= EVEN_SPREAD_GAIN * strips_critical_steps(width, height, slots, groups, strips) as f64
+        && even as f64 <= EVEN_SPREAD_GAIN * strips as f64
+        && (!dependent || strips >= DEPENDENT_EVEN_MIN_STEPS)
 }
 
 /// The share of the strips' steps below which the even spread is the default.
 pub const EVEN_SPREAD_GAIN: f64 = 0.95;
+
+/// The fewest steps the slowest strip takes for the even spread to be the default where a batch's
+/// calls are launched dependently (`even_spread_by_default`).
+pub const DEPENDENT_EVEN_MIN_STEPS: usize = 12;
 
 impl U8Form {
     /// Tunable `form`, if given: a bad input unless it names a form and the image is one the
@@ -532,16 +563,24 @@ mod tests {
         // The measured defaults (even_spread_by_default says why): G = 3 where the strips take two
         // waves or the image lies within the L2 and the steps predict a gain; not 8K or 8192^2
         // (beyond the L2, one wave), 4096^2 (no gain) or any G <= 2.
-        for (width, height, beyond) in [(4800, 4800, true), (4864, 4800, true), (5760, 5760, true)] {
-            assert!(even_spread_by_default(width, height, 264, 3, beyond), "{width} x {height}");
+        for dependent in [false, true] {
+            for (width, height, beyond) in [(4800, 4800, true), (4864, 4800, true), (5760, 5760, true)] {
+                assert!(even_spread_by_default(width, height, 264, 3, beyond, dependent), "{width} x {height}");
+            }
+            assert!(even_spread_by_default(5120, 2880, 264, 3, false, dependent));
+            assert!(!even_spread_by_default(7680, 4320, 264, 3, true, dependent));
+            assert!(!even_spread_by_default(8192, 8192, 264, 3, true, dependent));
+            assert!(!even_spread_by_default(4096, 4096, 264, 3, false, dependent));
+            assert!(!even_spread_by_default(4800, 4800, 396, 2, true, dependent));
+            assert!(!even_spread_by_default(3840, 2160, 396, 2, false, dependent));
         }
-        assert!(even_spread_by_default(3840, 2160, 264, 3, false));
-        assert!(even_spread_by_default(5120, 2880, 264, 3, false));
-        assert!(!even_spread_by_default(7680, 4320, 264, 3, true));
-        assert!(!even_spread_by_default(8192, 8192, 264, 3, true));
-        assert!(!even_spread_by_default(4096, 4096, 264, 3, false));
-        assert!(!even_spread_by_default(4800, 4800, 396, 2, true));
-        assert!(!even_spread_by_default(3840, 2160, 396, 2, false));
+        // UHD: strips of 9 + 2 steps, the even spread's 8 + 2; launched dependently, the strips
+        // (under DEPENDENT_EVEN_MIN_STEPS); 3840 x 2400's strips of 10 + 2 keep the even spread.
+        assert_eq!(strips_critical_steps(3840, 2160, 264, 3, 8), 11);
+        assert!(even_spread_by_default(3840, 2160, 264, 3, false, false));
+        assert!(!even_spread_by_default(3840, 2160, 264, 3, false, true));
+        assert_eq!(strips_critical_steps(3840, 2400, 264, 3, 8), DEPENDENT_EVEN_MIN_STEPS);
+        assert!(even_spread_by_default(3840, 2400, 264, 3, false, true));
         assert_eq!(asked("folded").unwrap(), Some(MmaSpread::Folded));
         let err = asked("rows").unwrap_err();
         assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`") && m.contains("rows")), "{err}");
@@ -575,14 +614,20 @@ mod tests {
         assert!(!folded_by_default(4800, 4800, 396, 2));
         assert!(!folded_by_default(64, 4800, 264, 3));
         // Both planners' default: folded first, then even where the L2's place is known.
-        let by_default = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond);
-        assert_eq!(by_default(4800, 4800, 264, 3, Some(true)), MmaSpread::Folded);
-        assert_eq!(by_default(4800, 4800, 264, 3, None), MmaSpread::Folded);
-        assert_eq!(by_default(4864, 4800, 264, 3, Some(true)), MmaSpread::Even);
-        assert_eq!(by_default(4864, 4800, 264, 3, None), MmaSpread::Strips);
-        assert_eq!(by_default(3840, 2160, 264, 3, Some(false)), MmaSpread::Even);
-        assert_eq!(by_default(7680, 4320, 264, 3, Some(true)), MmaSpread::Strips);
-        assert_eq!(by_default(4800, 4800, 396, 2, Some(true)), MmaSpread::Strips);
+        // Launched plainly (NVIDIA's OpenCL, CUDA with `pdl: off`) and dependently (CUDA on sm_90).
+        let plain = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond, false);
+        let dependent = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond, true);
+        for by_default in [plain, dependent] {
+            assert_eq!(by_default(4800, 4800, 264, 3, Some(true)), MmaSpread::Folded);
+            assert_eq!(by_default(4800, 4800, 264, 3, None), MmaSpread::Folded);
+            assert_eq!(by_default(4864, 4800, 264, 3, Some(true)), MmaSpread::Even);
+            assert_eq!(by_default(4864, 4800, 264, 3, None), MmaSpread::Strips);
+            assert_eq!(by_default(5120, 2880, 264, 3, Some(false)), MmaSpread::Even);
+            assert_eq!(by_default(7680, 4320, 264, 3, Some(true)), MmaSpread::Strips);
+            assert_eq!(by_default(4800, 4800, 396, 2, Some(true)), MmaSpread::Strips);
+        }
+        assert_eq!(plain(3840, 2160, 264, 3, Some(false)), MmaSpread::Even);
+        assert_eq!(dependent(3840, 2160, 264, 3, Some(false)), MmaSpread::Strips);
     }
 
     #[test]

@@ -447,10 +447,11 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     let columns = image.width.div_ceil(MMA_OUT_COLS);
     let unfolded_slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, false);
     // The spread asked, or by CUDA's rules (`MmaSpread::by_default`, measured alike here; the even
-    // spread where the L2's size is known); strips asked keep strips.
+    // spread where the L2's size is known; OpenCL launches every call plainly); strips asked keep
+    // strips.
     let spread = MmaSpread::asked(ctx.tunables)?.unwrap_or(if strips.is_none() {
         let beyond = image_beyond_l2(ctx.device, image);
-        MmaSpread::by_default(image.width, image.height, unfolded_slots, groups, beyond)
+        MmaSpread::by_default(image.width, image.height, unfolded_slots, groups, beyond, false)
     } else {
         MmaSpread::Strips
     });

@@ -194,9 +194,9 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert!(shape_3_2["defines"].contains("-DMMA_WGMMA=1 ") && shape_3_2["defines"].contains("-DMMA_DEEP_WALK=1"));
         assert!(shape_3_2["defines"].contains("-DMMA_TMA_LOADS=0"), "{shape_3_2:?}");
         assert!(details(1100, 33)["defines"].contains("-DMMA_WGMMA=0"));
-        // The folded and the even spread by default as CUDA's (4800^2 and 3840 x 2160 at G = 3 on
-        // 132 compute units), the even one where the L2's size comes from the CUDA driver; the
-        // folded one staged by the work-items.
+        // The folded and the even spread by default as CUDA's launched plainly, as OpenCL launches
+        // (4800^2 and 3840 x 2160 at G = 3 on 132 compute units), the even one where the L2's size
+        // comes from the CUDA driver; the folded one staged by the work-items.
         let device = &crate::probe::devices().unwrap()[0];
         if device.limits.compute_units == 132 && device.nvidia_l2_bytes().is_some() {
             let details_of = |width: usize, height: usize, window| {
