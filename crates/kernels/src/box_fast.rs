@@ -405,11 +405,11 @@ pub fn even_spread_by_default(
     let columns = width.div_ceil(MMA_OUT_COLS);
     let strips = one_wave_strips(columns, height, slots);
     let waves = (columns * strips).div_ceil(slots.max(1));
-    let even = even_critical_steps(width, height, slots, groups);
-    let strips = strips_critical_steps(width, height, slots, groups, strips);
+    let even_steps = even_critical_steps(width, height, slots, groups);
+    let strip_steps = strips_critical_steps(width, height, slots, groups, strips);
     (!beyond || waves > 1)
-        && even as f64 <= EVEN_SPREAD_GAIN * strips as f64
-        && (!dependent || strips >= DEPENDENT_EVEN_MIN_STEPS)
+        && even_steps as f64 <= EVEN_SPREAD_GAIN * strip_steps as f64
+        && (!dependent || strip_steps >= DEPENDENT_EVEN_MIN_STEPS)
 }
 
 /// The share of the strips' steps below which the even spread is the default.
