@@ -107,8 +107,9 @@
 //          image's input and output exceed three quarters of the L2), MMA_WGMMA (1: pass 2 by
 //          warpgroup products, G = 3, sm_90a), MMA_EVEN_SPREAD (1: each block an even share of
 //          the image's output blocks in column order, walking down each column it reaches, instead
-//          of a strip of one column; the entry says how the shares are cut), MMA_FOLD (the folded
-//          last column's strips, below).
+//          of a strip of one column; the entry says how the shares are cut), MMA_TAILS_STRIPS and
+//          MMA_TAILS_BLOCKS (the tails spread: strips above a tail band, any count of blocks x 1),
+//          MMA_FOLD (the folded last column's strips, below).
 
 #include "image_common.cuh"
 #include "bulk_copy.cuh"
@@ -1289,6 +1290,54 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
 #endif
 }
 
+#ifdef MMA_TAILS_STRIPS
+// Walk k of block `block` of `blocks` in the tails spread (crates/kernels/src/box_fast.rs,
+// TailSpread, which this mirrors): output blocks [first, last) of `column`, or false past its last
+// walk. The first columns x MMA_TAILS_STRIPS blocks walk strips of MMA_TAILS_BLOCKS output blocks,
+// each column's at the same rows; below them a tail band, of which each block left walks one
+// column's tail whole (walk 0; empty for blocks past the columns), and then its even share of the
+// tails of the columns past the spare blocks, a walk a column its share reaches.
+__device__ __forceinline__ bool tails_walk(int columns, int per_column, int block, int blocks, int k, int& column,
+                                           int& first, int& last)
+{
+    const int strip_blocks = columns * MMA_TAILS_STRIPS;
+    const int band = MMA_TAILS_STRIPS * MMA_TAILS_BLOCKS;
+    if (block < strip_blocks) {
+        column = block % columns;
+        first = (block / columns) * MMA_TAILS_BLOCKS;
+        last = min(first + MMA_TAILS_BLOCKS, min(band, per_column));
+        return k == 0;
+    }
+    const int tail_blocks = per_column - band;
+    const int spare_block = block - strip_blocks;
+    const int spare = blocks - strip_blocks;
+    if (tail_blocks <= 0) {
+        return false;
+    }
+    if (k == 0) {
+        column = spare_block;
+        first = band;
+        last = spare_block < columns ? per_column : band;
+        return true;
+    }
+    const int rest = max(0, columns - spare) * tail_blocks;
+    int at = rest * spare_block / spare;
+    const int end = rest * (spare_block + 1) / spare;
+    for (int walk = 1; at < end; ++walk) {
+        column = spare + at / tail_blocks;
+        const int from = at % tail_blocks;
+        const int to = min(tail_blocks, from + (end - at));
+        if (walk == k) {
+            first = band + from;
+            last = band + to;
+            return true;
+        }
+        at += to - from;
+    }
+    return false;
+}
+#endif
+
 // The input buffers' transaction barriers, made once a block, before its first walk: a walk
 // leaves none of its copies in flight, so the next one carries on with their parities.
 __device__ __forceinline__ void mma_barriers_init(const MmaWalk& w)
@@ -1375,6 +1424,24 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
             __syncthreads();  // the walk's last reads of the shared memory before the next one's copies
         }
         walked = true;
+        w.x0 = column * MMA_OUT_COLS;
+        w.y0 = first * STEP_ROWS;
+        w.y_end = min(last * STEP_ROWS, height);
+        mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w, parities);
+    }
+#elif defined(MMA_TAILS_STRIPS)
+    // The tails spread (tails_walk), its walks in one loop, so that the walk is inlined once.
+    const int columns = (width + MMA_OUT_COLS - 1) / MMA_OUT_COLS;
+    const int per_column = (height + STEP_ROWS - 1) / STEP_ROWS;
+    mma_barriers_init(w);
+    int column, first, last;
+    for (int k = 0; tails_walk(columns, per_column, (int)blockIdx.x, (int)gridDim.x, k, column, first, last); ++k) {
+        if (first >= last) {
+            continue;  // a strip below the image, or a spare block without a tail of its own
+        }
+        if (k > 0) {
+            __syncthreads();  // the walk's last reads of the shared memory before the next one's copies
+        }
         w.x0 = column * MMA_OUT_COLS;
         w.y0 = first * STEP_ROWS;
         w.y_end = min(last * STEP_ROWS, height);

@@ -18,9 +18,10 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelA
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     beyond_l2, deep_walk, even_spread_blocks, folded_strips, fused_launch, last_column_folds, mma_by_default,
-    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, BATCH_ROWS,
-    DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
+    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, TailSpread, U8Form, BATCH_ROWS,
+    DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_BLOCK_ROWS, MMA_OUT_COLS,
 };
+use dspbench_kernels::Defines;
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
 use std::collections::BTreeMap;
 
@@ -241,15 +242,18 @@ fn mma_launch<P: Pixel>(
         )));
     }
     let even = spread == MmaSpread::Even;
-    if even && strips.is_some() {
-        return Err(Error::input(
-            "box-filter `fast` tunables `strips` and `mma_spread: even` exclude each other: the even spread \
-             takes as many blocks as the GPU holds at once",
-        ));
-    }
-    if even && block_columns != MMA_OUT_COLS {
+    let tails = spread == MmaSpread::Tails;
+    // Both take a wave of blocks, as many as the GPU holds at once.
+    let wave = if even { "even" } else { "tails" };
+    if (even || tails) && strips.is_some() {
         return Err(Error::input(format!(
-            "box-filter `fast` tunable `mma_spread: even` applies to blocks of {MMA_OUT_COLS} columns, not \
+            "box-filter `fast` tunables `strips` and `mma_spread: {wave}` exclude each other: that spread takes as \
+             many blocks as the GPU holds at once"
+        )));
+    }
+    if (even || tails) && block_columns != MMA_OUT_COLS {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_spread: {wave}` applies to blocks of {MMA_OUT_COLS} columns, not \
              {block_columns}"
         )));
     }
@@ -286,9 +290,39 @@ fn mma_launch<P: Pixel>(
     if let Some(fold) = planned_fold {
         defines = defines.set("MMA_FOLD", fold);
     }
+    // The tails spread's strips are the module's too (MMA_TAILS_STRIPS, MMA_TAILS_BLOCKS), counted
+    // alike.
+    let per_column = height.div_ceil(MMA_BLOCK_ROWS);
+    let tail_spread = |slots: usize| {
+        TailSpread::new(columns, per_column, slots).ok_or_else(|| {
+            Error::input(format!(
+                "box-filter `fast` tunable `mma_spread: tails` needs a strip a column of blocks: {columns} columns \
+                 on {slots} blocks at once"
+            ))
+        })
+    };
+    let tail_defines = |defines: Defines, spread: TailSpread| {
+        defines.set("MMA_TAILS_STRIPS", spread.strips).set("MMA_TAILS_BLOCKS", spread.strip_blocks)
+    };
+    let planned_tails = if tails { Some(tail_spread(default_slots)?) } else { None };
+    if let Some(spread) = planned_tails {
+        defines = tail_defines(defines, spread);
+    }
     let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
     let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
+    let tails = match planned_tails {
+        Some(planned) => {
+            let spread = tail_spread(slots)?;
+            if spread != planned {
+                defines = tail_defines(defines, spread);
+                module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
+                launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
+            }
+            Some(spread)
+        }
+        None => None,
+    };
     let strips = match (planned_fold, strips) {
         (Some(planned), asked) => {
             let (strips, fold) = folded_strips(columns, height, slots, asked);
@@ -305,6 +339,8 @@ fn mma_launch<P: Pixel>(
     // The even spread's blocks walk their share, in one or two walks.
     let deep = if even {
         mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS
+    } else if let Some(spread) = tails {
+        spread.strip_blocks >= DEEP_WALK_BLOCKS
     } else {
         deep_walk(height, strips)
     };
@@ -319,6 +355,9 @@ fn mma_launch<P: Pixel>(
     if even {
         let (blocks, _) = grid_2d(even_spread_blocks(width, height, slots), 1, "the tensor-core box filter")?;
         launch.config.grid_dim = (blocks, 1, 1);
+    } else if let Some(spread) = tails {
+        let blocks = columns * spread.strips + spread.spare;
+        launch.config.grid_dim = (grid_2d(blocks, 1, "the tensor-core box filter")?.0, 1, 1);
     } else {
         launch.config.grid_dim.1 = grid_2d(columns, strips, "the tensor-core box filter")?.1;
     }
@@ -655,8 +694,8 @@ mod tests {
     /// dependently, reading its input before the grid ahead has ended; right only if that grid
     /// waited for the one ahead of it before it let this one in). A call that read its input
     /// before its writer had ended would leave its mark in the last output. At G <= 2 (the copy
-    /// engine's staging) and G = 3 (the band tables); both spreads: the even spread's blocks let
-    /// the next grid in during their first walk, before their last. With the wait before the first
+    /// engine's staging) and G = 3 (the band tables); strips, and the even and tails spreads, whose
+    /// blocks of two walks let the next grid in during their first walk, before their last. With the wait before the first
     /// read, the kernel without it failed the one chain at G = 3 on an H100
     /// (reports/2026-11-26-h100/experiments call-301); with the wait before the first store, a
     /// dependent launch of the one chain failed it too (call-363).
@@ -672,7 +711,8 @@ mod tests {
         let dims = (width, height);
         let pixels =
             |seed: usize| -> Vec<u8> { (0..width * height).map(|i| (((i + seed) * 2654435761) >> 13) as u8).collect() };
-        let cases = [17, 63].into_iter().flat_map(|w| [(w, MmaSpread::Strips), (w, MmaSpread::Even)]);
+        let spreads = [MmaSpread::Strips, MmaSpread::Even, MmaSpread::Tails];
+        let cases = [17, 63].into_iter().flat_map(|w| spreads.map(|spread| (w, spread)));
         for (window, spread) in cases {
             let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
             let tunables = Params::new().with("form", "mma");

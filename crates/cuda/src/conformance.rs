@@ -195,8 +195,11 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     // elsewhere), every G = 3 window either side of the shapes' changes, and one strip (the
     // warpgroup form's deeper walk, MMA_DEEP_WALK, down the images of 8 blocks' rows and more, its
     // steps no multiple of its unrolling); on images narrower than a block and with blocks past the
-    // right edge; and the even spread (tunable `mma_spread`), whose blocks' shares cross from one
-    // column to the next (1040 x 1100: 9 columns of 35 output blocks over a wave of blocks).
+    // right edge; and the even and tails spreads (tunable `mma_spread`), whose blocks' shares cross
+    // from one column to the next (1040 x 1100: 9 columns of 35 output blocks over a wave of blocks;
+    // at G = 3 on an H100, 29 strips of one block a column and 3 spare blocks, each a tail of 6 and
+    // 12 blocks of the other tails), and the tails spread at UHD (its spare blocks one output block
+    // of another column's tail after their own).
     let every_shape: &[usize] = &[1, 17, 19, 33, 35, 51, 63];
     let g3: &[usize] = &[35, 47, 49, 51, 63];
     let forced = [
@@ -206,6 +209,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         ("mma_pass2", ParamValue::Str("wgmma".into()), g3),
         ("strips", ParamValue::Int(1), g3),
         ("mma_spread", ParamValue::Str("even".into()), every_shape),
+        ("mma_spread", ParamValue::Str("tails".into()), every_shape),
     ];
     // A case asked for passes, unless the GPU lacks the integer mma.
     let passes_where_planned = |problem: Problem, tunables: &Params| {
@@ -224,6 +228,10 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
                 passes_where_planned(problem, &Params::new().with("form", "mma").with(name, value.clone()));
             }
         }
+    }
+    for window in [45, 63] {
+        let problem = Problem::BoxFilter { width: 3840, height: 2160, window, dtype: DType::U8 };
+        passes_where_planned(problem, &Params::new().with("form", "mma").with("mma_spread", "tails"));
     }
     // The folded spread (`mma_spread: folded`) where the last column of blocks is at most half a
     // block wide: 16 and 64 columns, the image one folded column, fewer rows than a block, one
@@ -250,9 +258,11 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
         assert!(!defines(64).contains("MMA_DEEP_WALK"), "{}", defines(64));
         // The folded spread by default where the strips of 264 slots take two waves and the last
         // column is half a block (4800^2 at G = 3: 37 x 7 strips, the folded column in 5), the
-        // even spread where the strips leave steps to gain and no column folds (5K at G = 3; UHD
-        // too where its calls are launched plainly, its strips too shallow where dependently);
-        // neither at G <= 2 nor on 8K (beyond the L2, one wave); strips asked keep strips.
+        // tails where a batch's calls are launched dependently, the image lies in the L2 and spare
+        // blocks save a step (UHD and 3840 x 2400 at G = 3: 8 strips a column, 24 spare blocks), the
+        // even spread where the strips leave steps to gain and no column folds (5K at G = 3; UHD too
+        // where its calls are launched plainly); none of them at G <= 2, on DCI 4K (too few spare
+        // blocks) or on 8K (beyond the L2, one wave); strips asked keep strips.
         let defines_of = |width, height, window, tunables: &Params| {
             plan(width, height, DType::U8, window, tunables).unwrap().exec_info().details["defines"].clone()
         };
@@ -262,14 +272,20 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             assert!(folded.contains("-DMMA_FOLD=5") && !folded.contains("MMA_EVEN_SPREAD"), "{folded}");
             assert!(defines_of(5120, 2880, 63, &none).contains("-DMMA_EVEN_SPREAD=1"));
             assert!(defines_of(3840, 2160, 63, &Params::new().with("pdl", "off")).contains("-DMMA_EVEN_SPREAD=1"));
+            for (width, height) in [(3840, 2160), (3840, 2400)] {
+                let tails = defines_of(width, height, 63, &none);
+                assert!(tails.contains("-DMMA_TAILS_STRIPS=8") && !tails.contains("MMA_EVEN_SPREAD"), "{tails}");
+            }
             for (width, height, window, tunables) in [
                 (4800, 4800, 5, none.clone()),
-                (3840, 2160, 63, none.clone()),
+                (3840, 2160, 31, none.clone()),
+                (4096, 2160, 63, none.clone()),
                 (7680, 4320, 63, none.clone()),
                 (4800, 4800, 63, none.with("strips", 13usize)),
             ] {
                 let defines = defines_of(width, height, window, &tunables);
-                assert!(!defines.contains("MMA_FOLD") && !defines.contains("MMA_EVEN_SPREAD"), "{defines}");
+                let spread = ["MMA_FOLD", "MMA_EVEN_SPREAD", "MMA_TAILS_STRIPS"];
+                assert!(spread.iter().all(|d| !defines.contains(d)), "{width} x {height} m = {window}: {defines}");
             }
         }
     }

@@ -213,12 +213,15 @@ fn folded_half_blocks(height: usize) -> usize {
 /// a column and of blocks reading at scattered rows (`even_spread_by_default` has the figures).
 /// Or `folded`: strips, the image's last column of blocks, at most half a block wide, walked with
 /// its rows in two halves side by side (the kernel file's MMA_FOLD), so that it takes half the
-/// strips of a full column (`folded_strips`).
+/// strips of a full column (`folded_strips`). Or `tails` (CUDA's kernel): strips aligned across the
+/// columns, as many a column as the slots hold, and each column's last rows (its tail) a block of
+/// the slots left, whose blocks then share the tails of the columns they do not cover (`TailSpread`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MmaSpread {
     Strips,
     Even,
     Folded,
+    Tails,
 }
 
 impl MmaSpread {
@@ -229,14 +232,17 @@ impl MmaSpread {
             Some("strips") => Ok(Some(MmaSpread::Strips)),
             Some("even") => Ok(Some(MmaSpread::Even)),
             Some("folded") => Ok(Some(MmaSpread::Folded)),
+            Some("tails") => Ok(Some(MmaSpread::Tails)),
             Some(other) => Err(Error::input(format!(
-                "box-filter `fast` tunable `mma_spread` is `strips`, `even` or `folded`, not `{other}`"
+                "box-filter `fast` tunable `mma_spread` is `strips`, `even`, `folded` or `tails`, not `{other}`"
             ))),
         }
     }
 
     /// The spread both planners take where none is asked, `slots` of the form's blocks at once (at
-    /// G = `groups`, unfolded): the folded one where `folded_by_default` says, else the even one
+    /// G = `groups`, unfolded): the folded one where `folded_by_default` says, else, where a batch's
+    /// calls are launched dependently and the image lies within the L2, the tails where
+    /// `tails_by_default` says, else the even one
     /// where `even_spread_by_default` says, which needs the image's place against the L2
     /// (`beyond`; unknown: strips) and whether a batch's calls are launched dependently
     /// (`dependent`: CUDA's MMA_PDL), else strips.
@@ -250,12 +256,104 @@ impl MmaSpread {
     ) -> MmaSpread {
         if folded_by_default(width, height, slots, groups) {
             MmaSpread::Folded
+        } else if beyond == Some(false) && dependent && tails_by_default(width, height, slots, groups) {
+            MmaSpread::Tails
         } else if beyond.is_some_and(|beyond| even_spread_by_default(width, height, slots, groups, beyond, dependent)) {
             MmaSpread::Even
         } else {
             MmaSpread::Strips
         }
     }
+}
+
+/// The tails spread of an image over `slots` blocks (the kernel file's MMA_TAILS_STRIPS and
+/// MMA_TAILS_STEPS): `strips` strips a column of `strip_blocks` output blocks each, every column's
+/// strips at the same rows, then a tail band of `tail_blocks` output blocks a column. Each of the
+/// `spare` blocks left walks one column's tail whole (columns 0 .. spare), and then its even share
+/// of the other columns' tails, in column order, a walk a column its share reaches. Under
+/// dependent launches a walk that starts the block walks its window's first rows under the call
+/// ahead; only the second walks start in the middle of the call, and they are short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TailSpread {
+    pub strips: usize,
+    pub strip_blocks: usize,
+    pub tail_blocks: usize,
+    pub spare: usize,
+}
+
+impl TailSpread {
+    /// The spread of `columns` columns of `per_column` output blocks over `slots` blocks, or none
+    /// where the slots hold no strip a column.
+    pub fn new(columns: usize, per_column: usize, slots: usize) -> Option<TailSpread> {
+        let strips = slots / columns.max(1);
+        if strips == 0 || per_column == 0 {
+            return None;
+        }
+        let spare = slots - columns * strips;
+        // With no block to spare, strips as deep as the column needs and no tail.
+        let strip_blocks = if spare == 0 { per_column.div_ceil(strips) } else { (per_column / strips).max(1) };
+        let tail_blocks = per_column.saturating_sub(strips * strip_blocks);
+        Some(TailSpread { strips, strip_blocks, tail_blocks, spare: if tail_blocks == 0 { 0 } else { spare } })
+    }
+
+    /// The walks of spare block `spare_block` after its own column's tail: (column, first output
+    /// block, end) within the tail band, its even share of the tails of columns spare .. columns in
+    /// column order (the kernel's loop, which this mirrors).
+    pub fn second_walks(&self, columns: usize, spare_block: usize) -> Vec<(usize, usize, usize)> {
+        let rest = columns.saturating_sub(self.spare) * self.tail_blocks;
+        if self.spare == 0 || rest == 0 {
+            return Vec::new();
+        }
+        let (mut at, end) = (rest * spare_block / self.spare, rest * (spare_block + 1) / self.spare);
+        let mut walks = Vec::new();
+        while at < end {
+            let (column, first) = (self.spare + at / self.tail_blocks, at % self.tail_blocks);
+            let last = self.tail_blocks.min(first + end - at);
+            walks.push((column, first, last));
+            at += last - first;
+        }
+        walks
+    }
+
+    /// Steps of the slowest block with G = `groups`, each walk G - 1 steps before its outputs: a
+    /// strip's, or a spare block's tail and second walks.
+    pub fn critical_steps(&self, columns: usize, groups: usize) -> usize {
+        let strip = self.strip_blocks + groups - 1;
+        let spare = (0..self.spare).map(|b| {
+            let second: usize =
+                self.second_walks(columns, b).iter().map(|&(_, first, last)| last - first + groups - 1).sum();
+            self.tail_blocks + groups - 1 + second
+        });
+        spare.fold(strip, usize::max)
+    }
+}
+
+/// Whether the tensor-core form takes the tails spread by default where a batch's calls are launched
+/// dependently (CUDA's MMA_PDL) and the image lies within the L2, `slots` of its blocks at once and
+/// G = `groups`: at G = 3, where spare blocks walk the tails and the slowest block's steps come to
+/// fewer than the one-wave strips' and no more than the even spread's. Its strips start their
+/// walks at the call's start, under the call ahead, as the strips do; only the spare blocks' second
+/// walks, a block or two, start in the middle of the call. H100, u8, CUDA's dependent launches,
+/// strips -> tails (-> even), round by round in the same rounds, two processes (call 376,
+/// reports/2026-11-26-h100/experiments/call-376.tar.xz):
+/// - UHD (10 steps against the strips' 11): m = 45 / 63 0.986-0.987 / 0.981-0.982 (even 1.056 /
+///   1.040), 8.26 -> 8.17 and 9.08 -> 8.90 us;
+/// - 3840 x 2400 (11 against 12; even 11): 0.955-0.956 / 0.949 (even 0.989 / 0.977);
+/// - 5120 x 2160 (13 against 14; even 13): 0.946-0.948 / 0.935-0.937 (even 0.964-0.966 / 0.944-0.945).
+///
+/// At G = 2 (396 slots, UHD 13 strips of 5 and 6 spare blocks for 30 tails of 3) its spare blocks
+/// take 12 blocks of others' tails: 3.4x the strips' time at m = 31, which the step count says.
+pub fn tails_by_default(width: usize, height: usize, slots: usize, groups: usize) -> bool {
+    if groups != 3 {
+        return false;
+    }
+    let columns = width.div_ceil(MMA_OUT_COLS);
+    let Some(tails) = TailSpread::new(columns, height.div_ceil(MMA_BLOCK_ROWS), slots) else { return false };
+    let strips = one_wave_strips(columns, height, slots);
+    let steps = tails.critical_steps(columns, groups);
+    tails.spare > 0
+        && steps < strips_critical_steps(width, height, slots, groups, strips)
+        && steps <= even_critical_steps(width, height, slots, groups)
 }
 
 /// Whether the image's last column of tensor-core blocks is at most half a block wide, the one the
@@ -544,6 +642,60 @@ mod tests {
     }
 
     #[test]
+    fn the_tails_spread_covers_every_output_block_once() {
+        // UHD at G = 3 on 264 slots: 30 columns of 68 blocks, 8 strips of 8 a column (240 blocks),
+        // tails of 4; 24 spare blocks walk columns 0 .. 24's tails and one block each of the other
+        // six columns' (24 blocks): 8 + 2 steps either way, against the strips' 9 + 2.
+        let uhd = TailSpread::new(30, 68, 264).unwrap();
+        assert_eq!(uhd, TailSpread { strips: 8, strip_blocks: 8, tail_blocks: 4, spare: 24 });
+        assert_eq!(uhd.second_walks(30, 0), vec![(24, 0, 1)]);
+        assert_eq!(uhd.second_walks(30, 23), vec![(29, 3, 4)]);
+        assert_eq!(uhd.critical_steps(30, 3), 10);
+        // By default where a batch's calls are launched dependently and the image lies in the L2:
+        // UHD, 3840 x 2400 and 5120 x 2160 at G = 3 (measured); not DCI 4K (8 spare blocks for 32
+        // tails), 4096^2 or 5K (no block to spare), G <= 2, plain launches or beyond the L2.
+        for (width, height) in [(3840, 2160), (3840, 2400), (5120, 2160)] {
+            assert!(tails_by_default(width, height, 264, 3), "{width} x {height}");
+            assert_eq!(MmaSpread::by_default(width, height, 264, 3, Some(false), true), MmaSpread::Tails);
+            assert_ne!(MmaSpread::by_default(width, height, 264, 3, Some(false), false), MmaSpread::Tails);
+            assert_ne!(MmaSpread::by_default(width, height, 264, 3, Some(true), true), MmaSpread::Tails);
+        }
+        for (width, height) in [(4096, 2160), (4096, 4096), (5120, 2880)] {
+            assert!(!tails_by_default(width, height, 264, 3), "{width} x {height}");
+        }
+        assert!(!tails_by_default(3840, 2160, 396, 2));
+        // No block to spare: strips as deep as the column needs. Too few slots: none.
+        assert_eq!(
+            TailSpread::new(33, 68, 264).unwrap(),
+            TailSpread { strips: 8, strip_blocks: 9, tail_blocks: 0, spare: 0 }
+        );
+        assert_eq!(TailSpread::new(300, 68, 264), None);
+        for (columns, per_column, slots) in
+            [(30, 68, 264), (32, 68, 264), (40, 68, 264), (30, 75, 264), (9, 35, 264), (2, 3, 7), (1, 1, 2)]
+        {
+            let spread = TailSpread::new(columns, per_column, slots).unwrap();
+            let mut covered = vec![0; columns * per_column];
+            for block in 0..columns * spread.strips {
+                let (column, strip) = (block % columns, block / columns);
+                for b in strip * spread.strip_blocks..((strip + 1) * spread.strip_blocks).min(per_column) {
+                    covered[column * per_column + b] += 1;
+                }
+            }
+            let band = spread.strips * spread.strip_blocks;
+            for spare in 0..spread.spare {
+                let own = (spare < columns).then_some((spare, 0, spread.tail_blocks));
+                for (column, first, last) in own.into_iter().chain(spread.second_walks(columns, spare)) {
+                    for b in first..last {
+                        covered[column * per_column + band + b] += 1;
+                    }
+                }
+            }
+            assert!(covered.iter().all(|&n| n == 1), "{columns} x {per_column} on {slots}: {spread:?}");
+            assert!(columns * spread.strips + spread.spare <= slots);
+        }
+    }
+
+    #[test]
     fn the_even_spread_fills_one_wave_of_the_slots_and_names_a_bad_value() {
         // 4800^2: 38 columns x 150 blocks, 264 slots of an H100 at G = 3.
         assert_eq!(mma_output_blocks(4800, 4800), 5700);
@@ -582,6 +734,7 @@ mod tests {
         assert_eq!(strips_critical_steps(3840, 2400, 264, 3, 8), DEPENDENT_EVEN_MIN_STEPS);
         assert!(even_spread_by_default(3840, 2400, 264, 3, false, true));
         assert_eq!(asked("folded").unwrap(), Some(MmaSpread::Folded));
+        assert_eq!(asked("tails").unwrap(), Some(MmaSpread::Tails));
         let err = asked("rows").unwrap_err();
         assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread`") && m.contains("rows")), "{err}");
     }
@@ -613,8 +766,9 @@ mod tests {
         assert!(!folded_by_default(4864, 4800, 264, 3));
         assert!(!folded_by_default(4800, 4800, 396, 2));
         assert!(!folded_by_default(64, 4800, 264, 3));
-        // Both planners' default: folded first, then even where the L2's place is known.
-        // Launched plainly (NVIDIA's OpenCL, CUDA with `pdl: off`) and dependently (CUDA on sm_90).
+        // Both planners' default: folded first, then (launched dependently, in the L2) the tails,
+        // then even where the L2's place is known. Launched plainly (NVIDIA's OpenCL, CUDA with
+        // `pdl: off`) and dependently (CUDA on sm_90).
         let plain = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond, false);
         let dependent = |w, h, slots, g, beyond| MmaSpread::by_default(w, h, slots, g, beyond, true);
         for by_default in [plain, dependent] {
@@ -627,7 +781,8 @@ mod tests {
             assert_eq!(by_default(4800, 4800, 396, 2, Some(true)), MmaSpread::Strips);
         }
         assert_eq!(plain(3840, 2160, 264, 3, Some(false)), MmaSpread::Even);
-        assert_eq!(dependent(3840, 2160, 264, 3, Some(false)), MmaSpread::Strips);
+        assert_eq!(dependent(3840, 2160, 264, 3, Some(false)), MmaSpread::Tails);
+        assert_eq!(dependent(3840, 2160, 264, 3, None), MmaSpread::Strips);
     }
 
     #[test]

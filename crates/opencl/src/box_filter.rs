@@ -455,6 +455,11 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     } else {
         MmaSpread::Strips
     });
+    if spread == MmaSpread::Tails {
+        return Err(Error::unsupported(
+            "box-filter `fast` tunable `mma_spread: tails` is CUDA's kernel's alone, not its OpenCL twin's",
+        ));
+    }
     let folded = spread == MmaSpread::Folded;
     let slots = ctx.device.limits.compute_units * mma_groups_per_cu(image.window, warpgroups, folded);
     if folded && !last_column_folds(image.width) {
