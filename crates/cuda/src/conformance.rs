@@ -332,7 +332,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             assert!(matches!(&err, Error::Input(m) if m.contains("`mma_pass2")), "{window} {pass2}: {err}");
         }
     }
-    // The even spread beside strips or wider blocks, or an unknown spread; outside the
+    // The even or tails spread beside strips or wider blocks, or an unknown spread; outside the
     // tensor-core form.
     if gpu.facts.compute_capability.0 >= 8 {
         let even = Params::new().with("form", "mma").with("mma_spread", "even");
@@ -341,10 +341,18 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
             (even.clone().with("mma_columns", 256usize), "256"),
             (Params::new().with("form", "mma").with("mma_spread", "rows"), "`rows`"),
             (Params::new().with("form", "mma").with("mma_spread", "folded"), "1024"),
+            (Params::new().with("form", "mma").with("mma_spread", "tails").with("strips", 4usize), "`strips`"),
         ] {
             let err = plan(1024, 300, DType::U8, 31, &tunables).err().expect("a bad input");
             assert!(matches!(&err, Error::Input(m) if m.contains("`mma_spread") && m.contains(named)), "{err}");
         }
+        // More columns of blocks than the GPU holds blocks at once leave the tails no strip a column.
+        let tails = Params::new().with("form", "mma").with("mma_spread", "tails");
+        let err = plan(1 << 17, 8, DType::U8, 63, &tails).err().expect("a bad input");
+        assert!(
+            matches!(&err, Error::Input(m) if m.contains("`mma_spread: tails`") && m.contains("1024 columns")),
+            "{err}"
+        );
     }
     let f32_spread = Params::new().with("mma_spread", "even");
     let err = plan(1024, 300, DType::F32, 63, &f32_spread).err().expect("a bad input");

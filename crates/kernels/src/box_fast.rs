@@ -333,16 +333,23 @@ impl TailSpread {
 /// G = `groups`: at G = 3, where spare blocks walk the tails and the slowest block's steps come to
 /// fewer than the one-wave strips' and no more than the even spread's. Its strips start their
 /// walks at the call's start, under the call ahead, as the strips do; only the spare blocks' second
-/// walks, a block or two, start in the middle of the call. H100, u8, CUDA's dependent launches,
-/// strips -> tails (-> even), round by round in the same rounds, two processes (call 376,
-/// reports/2026-11-26-h100/experiments/call-376.tar.xz):
-/// - UHD (10 steps against the strips' 11): m = 45 / 63 0.986-0.987 / 0.981-0.982 (even 1.056 /
-///   1.040), 8.26 -> 8.17 and 9.08 -> 8.90 us;
-/// - 3840 x 2400 (11 against 12; even 11): 0.955-0.956 / 0.949 (even 0.989 / 0.977);
-/// - 5120 x 2160 (13 against 14; even 13): 0.946-0.948 / 0.935-0.937 (even 0.964-0.966 / 0.944-0.945).
+/// walks, a block or two, start in the middle of the call. H100s, u8, CUDA's dependent launches,
+/// kernel time of strips and of the even spread over the tails', round by round in the same
+/// rounds, two processes a call (calls 376-377 on two cards,
+/// reports/2026-11-26-h100/experiments/calls-376-378.tar.xz), m = 45 / 63:
+/// - UHD (10 steps against the strips' 11 and the even spread's 10): strips 1.008-1.014 /
+///   1.018-1.021, even 1.069-1.071 / 1.059 (8.21 / 8.94 us against 8.25 / 9.11, call 377);
+/// - 3840 x 2400 (11 against 12 and 11): strips 1.046-1.047 / 1.054-1.058, even 1.034-1.035 / 1.028;
+/// - 5120 x 2160, 4480 x 2520, 3840 x 2880 (13 against 14 and 13), 5120 x 3200 (18 against 19
+///   and 18), 4608 x 3456 (17 against 18 and 17): strips 1.022-1.070, even 1.012-1.021 / 1.004-1.009
+///   (the even spread the previous default; call 377).
 ///
 /// At G = 2 (396 slots, UHD 13 strips of 5 and 6 spare blocks for 30 tails of 3) its spare blocks
 /// take 12 blocks of others' tails: 3.4x the strips' time at m = 31, which the step count says.
+/// Launched plainly (call 378, CUDA with `pdl: off`) the tails beat the strips but not the even
+/// spread, those launches' default on these images (even / tails 0.964-0.992 at m = 63 past UHD).
+/// Without a call ahead to walk under, every block's first walk starts at once, and the even
+/// spread's shorter slowest block tells.
 pub fn tails_by_default(width: usize, height: usize, slots: usize, groups: usize) -> bool {
     if groups != 3 {
         return false;
