@@ -336,7 +336,7 @@ impl TailSpread {
 /// walks, a block or two, start in the middle of the call. H100s, u8, CUDA's dependent launches,
 /// kernel time of strips and of the even spread over the tails', round by round in the same
 /// rounds, two processes a call (calls 376-377 on two cards,
-/// reports/2026-11-26-h100/experiments/calls-376-378.tar.xz), m = 45 / 63:
+/// reports/2026-11-26-h100/experiments/calls-376-379.tar.xz), m = 45 / 63:
 /// - UHD (10 steps against the strips' 11 and the even spread's 10): strips 1.008-1.014 /
 ///   1.018-1.021, even 1.069-1.071 / 1.059 (8.21 / 8.94 us against 8.25 / 9.11, call 377);
 /// - 3840 x 2400 (11 against 12 and 11): strips 1.046-1.047 / 1.054-1.058, even 1.034-1.035 / 1.028;
