@@ -293,7 +293,7 @@ fn mma_launch<P: Pixel>(
     // The tails spread's strips are the module's too (MMA_TAILS_STRIPS, MMA_TAILS_BLOCKS), counted
     // alike.
     let per_column = height.div_ceil(MMA_BLOCK_ROWS);
-    let tail_spread = |slots: usize| {
+    let tails_on = |slots: usize| {
         TailSpread::new(columns, per_column, slots).ok_or_else(|| {
             Error::input(format!(
                 "box-filter `fast` tunable `mma_spread: tails` needs a strip a column of blocks: {columns} columns \
@@ -304,16 +304,16 @@ fn mma_launch<P: Pixel>(
     let tail_defines = |defines: Defines, spread: TailSpread| {
         defines.set("MMA_TAILS_STRIPS", spread.strips).set("MMA_TAILS_BLOCKS", spread.strip_blocks)
     };
-    let planned_tails = if tails { Some(tail_spread(default_slots)?) } else { None };
+    let planned_tails = if tails { Some(tails_on(default_slots)?) } else { None };
     if let Some(spread) = planned_tails {
         defines = tail_defines(defines, spread);
     }
     let mut module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
     let mut launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes)?;
     let slots = ctx.gpu.facts.limits.sms as usize * launch.resident_blocks_per_sm()?;
-    let tails = match planned_tails {
+    let tail_spread = match planned_tails {
         Some(planned) => {
-            let spread = tail_spread(slots)?;
+            let spread = tails_on(slots)?;
             if spread != planned {
                 defines = tail_defines(defines, spread);
                 module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
@@ -339,7 +339,7 @@ fn mma_launch<P: Pixel>(
     // The even spread's blocks walk their share, in one or two walks.
     let deep = if even {
         mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS
-    } else if let Some(spread) = tails {
+    } else if let Some(spread) = tail_spread {
         spread.strip_blocks >= DEEP_WALK_BLOCKS
     } else {
         deep_walk(height, strips)
@@ -355,7 +355,7 @@ fn mma_launch<P: Pixel>(
     if even {
         let (blocks, _) = grid_2d(even_spread_blocks(width, height, slots), 1, "the tensor-core box filter")?;
         launch.config.grid_dim = (blocks, 1, 1);
-    } else if let Some(spread) = tails {
+    } else if let Some(spread) = tail_spread {
         let blocks = columns * spread.strips + spread.spare;
         launch.config.grid_dim = (grid_2d(blocks, 1, "the tensor-core box filter")?.0, 1, 1);
     } else {
