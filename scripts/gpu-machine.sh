@@ -6,6 +6,10 @@
 #
 # Usage: scripts/gpu-machine.sh BIN OUTDIR LABEL STEP...
 #   STEP: selftest | papers | showcase | peers | report
+# Through the device tool, give an OUTDIR outside its $OUT and pack it into one archive under $OUT
+# at the end (tar -cJf $OUT/run.tar.xz ...): the tool brings back only a few files a call, and a
+# run written straight under $OUT lost its raw records so (reports/2026-11-26-h100/
+# box-sizes-session48/README.md).
 set -u
 bin=$1 out=$2 label=$3
 shift 3
