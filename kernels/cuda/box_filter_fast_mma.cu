@@ -295,6 +295,22 @@ static_assert(STEP_ROWS * OUT_PIECES == MMA_THREADS, "one output piece a thread"
 static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // The host mirrors this in crates/cuda/src/box_fast.rs.
 #define MMA_BASE_SHARED_BYTES (IN_BUFS * IN_BYTES + 2 * OUT_BYTES + 16 * BAND_Y_UINT4 + BARRIER_BYTES)
+// MMA_CLUSTER_STRIPS (the host's define, tunable `mma_boundary: shared`): the strips of a column of
+// blocks, MMA_CLUSTER_STRIPS of them (the grid's rows), form a cluster, and each strip takes the two
+// groups its last output blocks need below it from the strip below, which made them as its own
+// first two (a strip's groups n, n + 1 are the next strip's 0, 1), through distributed shared
+// memory: every strip but the image's last makes n groups, not n + 2, and copies as many. A strip's
+// walk is n + 2 steps either way; its last two make no pass 1 and stage nothing. For the warpgroup
+// pass 2 with cp.async staging (G = 3 on images in the L2), strips only.
+#ifdef MMA_CLUSTER_STRIPS
+#if !MMA_WGMMA || MMA_TMA_LOADS || MMA_FOLD || MMA_EVEN_SPREAD || defined(MMA_TAILS_STRIPS)
+#error "the strips' shared boundary groups are for strips with the warpgroup pass 2 and cp.async staging"
+#endif
+// The two groups' pass-2 operands, a thread's 2 uint4 each, after the rest of the shared memory.
+#define BOUNDARY_BYTES (2 * MMA_THREADS * 32)
+#else
+#define BOUNDARY_BYTES 0
+#endif
 // MMA_FOLD (the host's define, tunable `mma_spread: folded`): strips, and the image's last column
 // of blocks, at most half a block wide, folded: its rows in two halves side by side, the upper half
 // in warps 0 .. 3 (the tile's left half), the lower half in warps 4 .. 7 (the tile's right half),
@@ -318,7 +334,7 @@ static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 #define FOLD_BUFS ((MMA_BASE_SHARED_BYTES + 1023) / 1024 * 1024)
 #define MMA_SHARED_BYTES (FOLD_BUFS + IN_BUFS * IN_BYTES)
 #else
-#define MMA_SHARED_BYTES MMA_BASE_SHARED_BYTES
+#define MMA_SHARED_BYTES (MMA_BASE_SHARED_BYTES + BOUNDARY_BYTES)
 #endif
 
 // The band matrices of the module's window and image width, made once by
@@ -656,7 +672,28 @@ struct MmaWalk {
     const TensorMap* out_map;      // boxes of 128 x 32 bytes, 128-byte swizzle
     int fold_rows;                 // MMA_FOLD: rows from the upper half's to the lower half's, else 0
     unsigned char* fold_bufs;      // MMA_FOLD: the lower half's input buffers
+    uint4* boundary;               // MMA_CLUSTER_STRIPS: this strip's first two groups' operands
+    bool gives_boundary;           // MMA_CLUSTER_STRIPS: a strip above takes them
+    bool takes_boundary;           // MMA_CLUSTER_STRIPS: this strip takes its last two from below
 };
+
+#ifdef MMA_CLUSTER_STRIPS
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory"); }
+
+// The uint4 at `own` (this block's shared memory) in the cluster's block `rank`.
+__device__ __forceinline__ uint4 load_from_block(const uint4* own, unsigned int rank)
+{
+    unsigned int at;
+    asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(at) : "r"((unsigned int)__cvta_generic_to_shared(own)), "r"(rank));
+    uint4 v;
+    asm volatile("ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(at)
+                 : "memory");
+    return v;
+}
+#endif
 
 // Whether this warp walks the lower half of a folded column's rows (MMA_FOLD).
 __device__ __forceinline__ bool folded_lower(const MmaWalk& w, int warp)
@@ -908,6 +945,8 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
     const int tg = lane & 3;
     const int blocks_out = (w.y_end - w.y0 + STEP_ROWS - 1) / STEP_ROWS;
     const int steps = blocks_out + G - 1;
+    // The groups this walk copies: all, or all but the two the strip below gives (MMA_CLUSTER_STRIPS).
+    const int staged = w.takes_boundary ? blocks_out : steps;
 #if MMA_TMA_LOADS
     const BulkRows bulk = bulk_rows(w.x0, w.width, w.r);
 #else
@@ -925,11 +964,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
 #pragma unroll
     for (int j = 0; j < IN_BUFS - 1; ++j) {
 #if MMA_TMA_LOADS
-        if (j < steps && warp == LOAD_WARP) {
+        if (j < staged && warp == LOAD_WARP) {
             stage_group_tma(w, bulk, j);
         }
 #else
-        if (j < steps) {
+        if (j < staged) {
             stage_groups(copies, w, j, j);
         }
         mma_cp_async_commit();
@@ -1020,11 +1059,11 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
         const int ahead = j + IN_BUFS - 1;
         const int ahead_buf = ahead % IN_BUFS;
 #if MMA_TMA_LOADS
-        if (ahead < steps && warp == LOAD_WARP) {
+        if (ahead < staged && warp == LOAD_WARP) {
             stage_group_tma(w, bulk, ahead);
         }
 #else
-        if (ahead < steps) {
+        if (ahead < staged) {
             stage_groups(copies, w, ahead_buf, ahead);
         }
         mma_cp_async_commit();
@@ -1036,43 +1075,69 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
         }
 #endif
 
-        // Pass 1: H^T of group j, 8 rows at a time.
-        const unsigned char* rows = w.in_bufs + buf * IN_BYTES + slab_col;
-        unsigned int h[4][4];
+        // Group j's pass-2 operands, and the older groups' once pass 2 runs.
+        uint4 ops[G][2];
+#ifdef MMA_CLUSTER_STRIPS
+        if (w.takes_boundary && j >= blocks_out) {
+            if (j == blocks_out) {
+                cluster_wait();  // every strip's first two groups are in its shared memory
+            }
+            const unsigned int below = blockIdx.y + 1;  // the cluster's rank of the strip below
 #pragma unroll
-        for (int n = 0; n < 4; ++n) {
-            h[n][0] = h[n][1] = h[n][2] = h[n][3] = 0;
-            const unsigned char* row = rows + (8 * n + g) * IN_PITCH;
+            for (int n = 0; n < 2; ++n) {
+                ops[G - 1][n] = load_from_block(w.boundary + ((j - blocks_out) * MMA_THREADS + t) * 2 + n, below);
+            }
+        } else
+#endif
+        {
+            // Pass 1: H^T of group j, 8 rows at a time.
+            const unsigned char* rows = w.in_bufs + buf * IN_BYTES + slab_col;
+            unsigned int h[4][4];
 #pragma unroll
-            for (int s = 0; s < KH; ++s) {
-                if (s == KH - 1 && !MMA_LAST_STEP_UPPER) {
-                    const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 4 * tg);
-                    mma_u8_k16(h[n], band_x[s].x, band_x[s].y, b0);
-                } else {
-                    const uint2 b = *reinterpret_cast<const uint2*>(row + 32 * s + 8 * tg);
-                    mma_u8(h[n], band_x[s], b.x, b.y);
+            for (int n = 0; n < 4; ++n) {
+                h[n][0] = h[n][1] = h[n][2] = h[n][3] = 0;
+                const unsigned char* row = rows + (8 * n + g) * IN_PITCH;
+#pragma unroll
+                for (int s = 0; s < KH; ++s) {
+                    if (s == KH - 1 && !MMA_LAST_STEP_UPPER) {
+                        const unsigned int b0 = *reinterpret_cast<const unsigned int*>(row + 32 * s + 4 * tg);
+                        mma_u8_k16(h[n], band_x[s].x, band_x[s].y, b0);
+                    } else {
+                        const uint2 b = *reinterpret_cast<const uint2*>(row + 32 * s + 8 * tg);
+                        mma_u8(h[n], band_x[s], b.x, b.y);
+                    }
                 }
             }
-        }
-        // As pass-2 B operands: per slab half (columns g, g + 8: c0 c1, c2 c3), two registers of
-        // rows (2t, 2t + 1, 8 + 2t, 9 + 2t) and (+ 16), low bytes and high bytes apart; kept for
-        // the next G - 1 steps.
-        uint4 ops[G][2];
+            // As pass-2 B operands: per slab half (columns g, g + 8: c0 c1, c2 c3), two registers of
+            // rows (2t, 2t + 1, 8 + 2t, 9 + 2t) and (+ 16), low bytes and high bytes apart; kept for
+            // the next G - 1 steps.
 #pragma unroll
-        for (int n = 0; n < 2; ++n) {
-            unsigned int lo[2];
-            unsigned int hi[2];
+            for (int n = 0; n < 2; ++n) {
+                unsigned int lo[2];
+                unsigned int hi[2];
 #pragma unroll
-            for (int reg = 0; reg < 2; ++reg) {
-                const unsigned int* a = h[2 * reg];
-                const unsigned int* b = h[2 * reg + 1];
-                const unsigned int p = __byte_perm(a[2 * n], a[2 * n + 1], 0x5140);
-                const unsigned int q = __byte_perm(b[2 * n], b[2 * n + 1], 0x5140);
-                lo[reg] = __byte_perm(p, q, 0x5410);
-                hi[reg] = __byte_perm(p, q, 0x7632);
+                for (int reg = 0; reg < 2; ++reg) {
+                    const unsigned int* a = h[2 * reg];
+                    const unsigned int* b = h[2 * reg + 1];
+                    const unsigned int p = __byte_perm(a[2 * n], a[2 * n + 1], 0x5140);
+                    const unsigned int q = __byte_perm(b[2 * n], b[2 * n + 1], 0x5140);
+                    lo[reg] = __byte_perm(p, q, 0x5410);
+                    hi[reg] = __byte_perm(p, q, 0x7632);
+                }
+                ops[G - 1][n] = make_uint4(lo[0], lo[1], hi[0], hi[1]);
             }
-            ops[G - 1][n] = make_uint4(lo[0], lo[1], hi[0], hi[1]);
         }
+#ifdef MMA_CLUSTER_STRIPS
+        if (w.gives_boundary && j < 2) {
+#pragma unroll
+            for (int n = 0; n < 2; ++n) {
+                w.boundary[(j * MMA_THREADS + t) * 2 + n] = ops[G - 1][n];
+            }
+        }
+        if (j == 1) {
+            cluster_arrive();  // this strip's first two groups are there for the strip above
+        }
+#endif
 
 #if MMA_COLUMN_SUMS
         // The middle group's (j - 1) column sums a tile: [0], [1] its lower tile's (rows 0 .. 15),
@@ -1288,6 +1353,14 @@ __device__ __forceinline__ void mma_walk(const MmaWalk& w, unsigned int& paritie
         bulk_stores_done();  // before the block's shared memory goes
     }
 #endif
+#ifdef MMA_CLUSTER_STRIPS
+    if (!w.takes_boundary) {
+        cluster_wait();  // the first phase, which a strip that takes groups waited for in its walk
+    }
+    // A block's shared memory stays until the strip above has taken its groups.
+    cluster_arrive();
+    cluster_wait();
+#endif
 }
 
 #ifdef MMA_TAILS_STRIPS
@@ -1354,7 +1427,12 @@ __device__ __forceinline__ void mma_barriers_init(const MmaWalk& w)
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
+#ifdef MMA_CLUSTER_STRIPS
+#define MMA_CLUSTER_DIMS __cluster_dims__(1, MMA_CLUSTER_STRIPS, 1)
+#else
+#define MMA_CLUSTER_DIMS
+#endif
+extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM) MMA_CLUSTER_DIMS
     box_filter_fast_mma_u8(const unsigned char* in, int width, int height, int window, unsigned char* out,
                            const __grid_constant__ TensorMap in_map, const __grid_constant__ TensorMap out_map)
 {
@@ -1384,6 +1462,9 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.in_map = &in_map;
     w.out_map = &out_map;
     w.fold_rows = 0;
+    w.boundary = reinterpret_cast<uint4*>(mma_shared + MMA_BASE_SHARED_BYTES);
+    w.gives_boundary = false;
+    w.takes_boundary = false;
 #if MMA_FOLD
     w.fold_bufs = mma_shared + FOLD_BUFS;
 #else
@@ -1472,10 +1553,16 @@ extern "C" __global__ void __launch_bounds__(MMA_THREADS, MMA_BLOCKS_PER_SM)
     w.y_end = min(w.y0 + at_strip, rows);
 #else
     w.y0 = blockIdx.y * strip;
+    // With MMA_CLUSTER_STRIPS the host plans no empty strip: a block that left would miss its
+    // cluster's barriers.
     if (w.y0 >= rows) {
         return;
     }
     w.y_end = min(w.y0 + strip, rows);
+#ifdef MMA_CLUSTER_STRIPS
+    w.gives_boundary = blockIdx.y > 0;
+    w.takes_boundary = blockIdx.y + 1 < gridDim.y;
+#endif
 #endif
     mma_barriers_init(w);
     mma_walk<MMA_G, MMA_KH, MMA_R_MAX>(w, parities);

@@ -29,7 +29,7 @@ pub(crate) const VARIANT: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "our own: running sums, coalesced; one fused launch for m <= 63, two transposing passes above",
-    tunables: &["strips", "form", "mma_columns", "mma_pass2", "mma_spread", "pdl", "f32_form"],
+    tunables: &["strips", "form", "mma_columns", "mma_pass2", "mma_spread", "mma_boundary", "pdl", "f32_form"],
     domain: DOMAIN,
 };
 
@@ -118,7 +118,7 @@ fn build<P: Pixel>(ctx: PlanContext<'_>) -> Result<Box<dyn Algorithm>, Error> {
     let copy_engine = crate::box_fast_tma::takes(ctx.gpu, ctx.tunables, &ctx.problem)?;
     let tensor_cores = !copy_engine && (form == Some(U8Form::Mma) || mma_default);
     if !tensor_cores {
-        let only_mma = ["mma_columns", "mma_pass2", "mma_spread", "pdl"];
+        let only_mma = ["mma_columns", "mma_pass2", "mma_spread", "mma_boundary", "pdl"];
         if let Some(name) = only_mma.into_iter().find(|name| ctx.tunables.get(name).is_some()) {
             return Err(Error::input(format!(
                 "box-filter `fast` tunable `{name}` applies to the tensor-core form (form = mma), which \
@@ -228,7 +228,15 @@ fn mma_launch<P: Pixel>(
     // Counted before the module exists: the default rules apply at G = 3 alone, two blocks an SM.
     // Strips or wider blocks asked keep strips.
     let default_slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
-    let spread = spread.unwrap_or(if strips.is_none() && block_columns == MMA_OUT_COLS {
+    let shares_boundary = boundary_shared(ctx.tunables)?;
+    if shares_boundary && spread.is_some_and(|s| s != MmaSpread::Strips) {
+        return Err(Error::input(
+            "box-filter `fast` tunable `mma_boundary: shared` is for strips: it takes no other `mma_spread`",
+        ));
+    }
+    let spread = spread.unwrap_or(if shares_boundary {
+        MmaSpread::Strips
+    } else if strips.is_none() && block_columns == MMA_OUT_COLS {
         MmaSpread::by_default(width, height, default_slots, groups, Some(beyond), dependent)
     } else {
         MmaSpread::Strips
@@ -336,6 +344,12 @@ fn mma_launch<P: Pixel>(
         (None, Some(n)) => n,
         (None, None) => one_wave_strips(columns, height, slots),
     };
+    if shares_boundary {
+        check_shared_boundary(height, strips, warpgroups && !beyond && block_columns == MMA_OUT_COLS)?;
+        defines = defines.set("MMA_CLUSTER_STRIPS", strips);
+        module = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.clone())?;
+        launch = Launch::with_shared(&module, MMA_ENTRY, grid, block, shared_bytes + MMA_BOUNDARY_BYTES)?;
+    }
     // The even spread's blocks walk their share, in one or two walks.
     let deep = if even {
         mma_output_blocks(width, height) / even_spread_blocks(width, height, slots) >= DEEP_WALK_BLOCKS
@@ -346,7 +360,8 @@ fn mma_launch<P: Pixel>(
     };
     if warpgroups && !beyond && deep {
         let deep = ctx.compiler.load(ctx.gpu, MMA_FILE, defines.set("MMA_DEEP_WALK", 1))?;
-        let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, shared_bytes)?;
+        let deep_shared = shared_bytes + if shares_boundary { MMA_BOUNDARY_BYTES } else { 0 };
+        let deep_launch = Launch::with_shared(&deep, MMA_ENTRY, grid, block, deep_shared)?;
         // The strips were counted by the other module's occupancy: only where it is the same.
         if deep_launch.resident_blocks_per_sm()? == launch.resident_blocks_per_sm()? {
             (module, launch) = (deep, deep_launch);
@@ -363,6 +378,49 @@ fn mma_launch<P: Pixel>(
     }
     fill_mma_tables(ctx.gpu, &module, block.0, width, window)?;
     Ok((module, launch))
+}
+
+/// The shared memory that the strips' shared boundary groups add to a block (the kernel file's
+/// BOUNDARY_BYTES at 128 columns: two groups' pass-2 operands, 32 bytes a thread).
+const MMA_BOUNDARY_BYTES: u32 = 2 * 256 * 32;
+/// The most strips a column's cluster takes: the clusters every GPU of sm_90 on schedules.
+const MMA_CLUSTER_MOST: usize = 8;
+
+/// Tunable `mma_boundary`: `own` (the default: every strip makes the groups its last output blocks
+/// read below it) or `shared` (the strips of a column form a cluster, and each takes those groups
+/// from the strip below, which made them as its first: the kernel file's MMA_CLUSTER_STRIPS).
+fn boundary_shared(tunables: &Params) -> Result<bool, Error> {
+    match tunables.string_opt("mma_boundary")? {
+        None | Some("own") => Ok(false),
+        Some("shared") => Ok(true),
+        Some(other) => {
+            Err(Error::input(format!("box-filter `fast` tunable `mma_boundary` is `own` or `shared`, not `{other}`")))
+        }
+    }
+}
+
+/// Whether strips of an image `height` rows tall can share their boundary groups: `strips` of them,
+/// a cluster a column (at most MMA_CLUSTER_MOST), each but the last at least two output blocks deep
+/// and none empty (a block that left would miss its cluster's barriers), and the form one that
+/// shares them (`takes`: the warpgroup pass 2 with cp.async staging, G = 3 on images in the L2).
+fn check_shared_boundary(height: usize, strips: usize, takes: bool) -> Result<(), Error> {
+    if !takes {
+        return Err(Error::input(
+            "box-filter `fast` tunable `mma_boundary: shared` applies where pass 2 runs as warpgroup products and \
+             cp.async stages: windows of 35 to 63 on images the L2 holds, blocks of 128 columns, compute capability 9.0",
+        ));
+    }
+    let strip_rows = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS) * MMA_BLOCK_ROWS;
+    let planned = height.div_ceil(strip_rows);
+    if !(2..=MMA_CLUSTER_MOST).contains(&strips) || planned != strips || (strips > 1 && strip_rows < 2 * MMA_BLOCK_ROWS)
+    {
+        return Err(Error::input(format!(
+            "box-filter `fast` tunable `mma_boundary: shared` takes 2 to {MMA_CLUSTER_MOST} strips, none empty and \
+             each but the last at least {} rows deep: {height} rows in {strips} strips of {strip_rows} rows",
+            2 * MMA_BLOCK_ROWS
+        )));
+    }
+    Ok(())
 }
 
 /// Fills the tensor-core module's tables for this image's width and window (the kernel file's
@@ -774,5 +832,28 @@ mod tests {
         assert!(ring_by_default(480));
         assert!(!ring_by_default(228));
         assert!(ring_by_default(384) && !ring_by_default(383));
+    }
+
+    #[test]
+    fn strips_share_their_boundary_groups_in_clusters_of_2_to_8_strips_none_empty() {
+        // UHD and DCI 4K in 8 strips of 288 rows (the last 144); 300 rows in 4 strips of 96 (the last
+        // 12); 1100 rows in 7 strips of 160.
+        for (height, strips) in [(2160, 8), (300, 4), (300, 2), (1100, 7), (100, 2)] {
+            assert!(check_shared_boundary(height, strips, true).is_ok(), "{height} rows in {strips}");
+        }
+        let refused = |height, strips, takes, named: &str| {
+            let err = check_shared_boundary(height, strips, takes).expect_err("a bad input");
+            assert!(matches!(&err, Error::Input(m) if m.contains(named)), "{height} {strips}: {err}");
+        };
+        refused(2160, 8, false, "warpgroup products");
+        refused(4096, 9, true, "2 to 8 strips");
+        refused(4096, 1, true, "2 to 8 strips");
+        // 1100 rows in 8 strips are 7 of 160 rows: the eighth would be empty.
+        refused(1100, 8, true, "none empty");
+        // 40 rows in 2 strips of 32: the first one block deep.
+        refused(40, 2, true, "at least 64 rows");
+        assert!(boundary_shared(&Params::new()).is_ok_and(|shared| !shared));
+        assert!(boundary_shared(&Params::new().with("mma_boundary", "shared")).is_ok_and(|shared| shared));
+        assert!(boundary_shared(&Params::new().with("mma_boundary", "both")).is_err());
     }
 }

@@ -392,6 +392,67 @@ fn box_filter_fast_fused_takes_any_number_of_strips() {
     }
 }
 
+/// The u8 tensor-core form's strips sharing their boundary groups (tunable `mma_boundary: shared`:
+/// each strip's last two groups from the strip below, through its cluster's shared memory): every
+/// G = 3 window either side of its shapes' changes, in 2 to 8 strips, the last strip a whole
+/// number of blocks or short (300 rows in 2 and 4 strips: 140 and 12 rows at the bottom), the
+/// default strips of UHD and DCI 4K; and where it does not apply (a spread other than strips, G <=
+/// 2, 9 strips, an empty strip), a bad input naming it.
+#[test]
+fn box_filter_fast_mma_strips_sharing_their_boundary_agree_with_the_reference() {
+    if !cuda_ready() {
+        return;
+    }
+    let info = backend().variant(Workload::BoxFilter, "fast").unwrap();
+    let shared = Params::new().with("form", "mma").with("mma_boundary", "shared");
+    let plan = |problem: Problem, tunables: &Params| {
+        backend().plan(&PlanRequest { problem, variant: "fast", tunables, device: 0 })
+    };
+    // (width, height), windows, strip counts asked (none: the one-wave strips).
+    type Case = ((usize, usize), &'static [usize], &'static [usize]);
+    let cases: [Case; 5] = [
+        ((1040, 1100), &[35, 47, 49, 51, 63], &[2, 4, 7]),
+        ((1024, 300), &[35, 63], &[2, 4]),
+        ((256, 100), &[45, 63], &[2]),
+        ((3840, 2160), &[45, 63], &[]),
+        ((4096, 2160), &[63], &[]),
+    ];
+    for ((width, height), windows, strip_counts) in cases {
+        for &window in windows {
+            let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+            let asked: Vec<Params> = if strip_counts.is_empty() {
+                vec![shared.clone()]
+            } else {
+                strip_counts.iter().map(|&n| shared.clone().with("strips", n)).collect()
+            };
+            for tunables in asked {
+                let planned = match plan(problem, &tunables) {
+                    Ok(planned) => planned,
+                    // Before sm_80 no integer mma; before sm_90 no warpgroup products to share for.
+                    Err(Error::Unsupported(m) | Error::Input(m)) if m.contains("compute capability") => return,
+                    Err(e) => panic!("{problem} {tunables:?}: {e}"),
+                };
+                let defines = planned.exec_info().details["defines"].clone();
+                assert!(defines.contains("-DMMA_CLUSTER_STRIPS="), "{problem} {tunables:?}: {defines}");
+                let outcome = dspbench_conformance::check_case_with(backend(), 0, &info, &problem, &tunables);
+                assert_eq!(outcome.verdict, dspbench_conformance::Verdict::Passed, "{problem} {tunables:?}");
+            }
+        }
+    }
+    let refused = [
+        (3840, 2160, 63, shared.clone().with("mma_spread", "tails"), "`mma_spread`"),
+        (3840, 2160, 17, shared.clone(), "windows of 35 to 63"),
+        (1040, 1100, 63, shared.clone().with("strips", 9usize), "2 to 8 strips"),
+        (1040, 1100, 63, shared.clone().with("strips", 8usize), "none empty"),
+        (1040, 1100, 63, Params::new().with("form", "mma").with("mma_boundary", "theirs"), "`own` or `shared`"),
+    ];
+    for (width, height, window, tunables, named) in refused {
+        let problem = Problem::BoxFilter { width, height, window, dtype: DType::U8 };
+        let err = plan(problem, &tunables).err().expect("a bad input");
+        assert!(matches!(&err, Error::Input(m) if m.contains(named)), "{problem} {tunables:?}: {err}");
+    }
+}
+
 #[test]
 fn box_filter_fast_tma_agrees_with_the_reference() {
     if !cuda_ready() {

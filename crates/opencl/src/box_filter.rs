@@ -50,7 +50,7 @@ pub(crate) const FAST: VariantInfo = VariantInfo {
     workload: Workload::BoxFilter,
     name: "fast",
     summary: "running sums, coalesced; one fused launch for m <= 63, two transposing passes above (our own)",
-    tunables: &["strips", "max_registers", "form", "staging", "mma_pass2", "mma_spread"],
+    tunables: &["strips", "max_registers", "form", "staging", "mma_pass2", "mma_spread", "mma_boundary"],
     domain: DOMAIN,
 };
 
@@ -455,6 +455,20 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     } else {
         MmaSpread::Strips
     });
+    match ctx.tunables.string_opt("mma_boundary")? {
+        None | Some("own") => {}
+        Some("shared") => {
+            return Err(Error::unsupported(
+                "box-filter `fast` tunable `mma_boundary: shared` takes thread-block clusters, CUDA's kernel's alone: \
+                 not its OpenCL twin's",
+            ))
+        }
+        Some(other) => {
+            return Err(Error::input(format!(
+                "box-filter `fast` tunable `mma_boundary` is `own` or `shared`, not `{other}`"
+            )))
+        }
+    }
     if spread == MmaSpread::Tails {
         return Err(Error::unsupported(
             "box-filter `fast` tunable `mma_spread: tails` is CUDA's kernel's alone, not its OpenCL twin's",
@@ -565,7 +579,8 @@ pub(crate) fn plan_fast(ctx: &PlanCtx<'_>) -> Result<Box<dyn Algorithm>, Error> 
     if form == Some(U8Form::Mma) || mma_default {
         return plan_mma(ctx, &image, strips);
     }
-    if let Some(name) = ["staging", "mma_pass2", "mma_spread"].into_iter().find(|name| ctx.tunables.get(name).is_some())
+    if let Some(name) =
+        ["staging", "mma_pass2", "mma_spread", "mma_boundary"].into_iter().find(|name| ctx.tunables.get(name).is_some())
     {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `{name}` applies to the tensor-core form (u8, `form: mma` or its default \

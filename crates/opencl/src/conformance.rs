@@ -270,6 +270,7 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     for (tunables, named) in [
         (mma.clone().with("mma_spread", "folded"), ["`mma_spread", "1024"]),
         (mma.clone().with("mma_spread", "even").with("strips", 4usize), ["`mma_spread", "`strips`"]),
+        (mma.clone().with("mma_boundary", "theirs"), ["`mma_boundary`", "`own` or `shared`"]),
     ] {
         let problem = Problem::BoxFilter { width: 1024, height: 300, window: 17, dtype: DType::U8 };
         let request = PlanRequest { problem, variant: "fast", tunables: &tunables, device: 0 };
@@ -296,6 +297,20 @@ fn box_filter_fast_ring_and_word_forms_agree_with_the_reference() {
     let request = PlanRequest { problem: f32_image, variant: "fast", tunables: &spread, device: 0 };
     let err = OpenClBackend.plan(&request).err().expect("a bad input");
     assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`mma_spread`")), "{err}");
+    // The strips' shared boundary groups are CUDA's alone (clusters): refused where the tensor-core
+    // form runs, and a bad input naming the tunable where it does not.
+    let shared = Params::new().with("mma_boundary", "shared");
+    let request = PlanRequest { problem: f32_image, variant: "fast", tunables: &shared, device: 0 };
+    let err = OpenClBackend.plan(&request).err().expect("a bad input");
+    assert!(matches!(&err, dspbench_core::Error::Input(m) if m.contains("`mma_boundary`")), "{err}");
+    let uhd = Problem::BoxFilter { width: 3840, height: 2160, window: 63, dtype: DType::U8 };
+    let shared_mma = mma.clone().with("mma_boundary", "shared");
+    let request = PlanRequest { problem: uhd, variant: "fast", tunables: &shared_mma, device: 0 };
+    let err = OpenClBackend.plan(&request).err().expect("refused");
+    assert!(
+        matches!(&err, dspbench_core::Error::Unsupported(m) if m.contains("NVIDIA") || m.contains("clusters")),
+        "{err}"
+    );
     for (width, dtype, window) in [(1024, DType::F32, 31), (1022, DType::U8, 31), (1024, DType::U8, 65)] {
         let problem = Problem::BoxFilter { width, height: 300, window, dtype };
         let request = PlanRequest { problem, variant: "fast", tunables: &ring, device: 0 };
