@@ -301,7 +301,12 @@ static_assert(8 * IN_BUFS <= BARRIER_BYTES, "a barrier an input buffer");
 // first two (a strip's groups n, n + 1 are the next strip's 0, 1), through distributed shared
 // memory: every strip but the image's last makes n groups, not n + 2, and copies as many. A strip's
 // walk is n + 2 steps either way; its last two make no pass 1 and stage nothing. For the warpgroup
-// pass 2 with cp.async staging (G = 3 on images in the L2), strips only.
+// pass 2 with cp.async staging (G = 3 on images in the L2), strips only. Right, and slower
+// everywhere measured: H100, kernel us, own -> shared, same rounds (reports/2026-11-26-h100/
+// experiments/calls-381-382.tar.xz, call-381): UHD m = 45 / 63 8.18 / 9.09 -> 11.18 / 12.00 and
+// 3840 x 2400 9.18 / 10.13 -> 12.13 / 12.98 (30 clusters of 8: 3 us more a call); DCI 4K 8.40 /
+// 9.28 -> 16.84 / 18.26, and 1.78-1.94x at 4096^2, 5120 x 2880, 4480 x 2520 and 5120 x 2160 (32
+// to 40 clusters: two waves). Not a default: the clusters, not the saved work, set its time.
 #ifdef MMA_CLUSTER_STRIPS
 #if !MMA_WGMMA || MMA_TMA_LOADS || MMA_FOLD || MMA_EVEN_SPREAD || defined(MMA_TAILS_STRIPS)
 #error "the strips' shared boundary groups are for strips with the warpgroup pass 2 and cp.async staging"
