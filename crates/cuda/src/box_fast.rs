@@ -413,8 +413,7 @@ fn check_shared_boundary(height: usize, strips: usize, takes: bool) -> Result<()
     }
     let strip_rows = height.div_ceil(strips).div_ceil(MMA_BLOCK_ROWS) * MMA_BLOCK_ROWS;
     let planned = height.div_ceil(strip_rows);
-    if !(2..=MMA_CLUSTER_MOST).contains(&strips) || planned != strips || (strips > 1 && strip_rows < 2 * MMA_BLOCK_ROWS)
-    {
+    if !(2..=MMA_CLUSTER_MOST).contains(&strips) || planned != strips || strip_rows < 2 * MMA_BLOCK_ROWS {
         return Err(Error::input(format!(
             "box-filter `fast` tunable `mma_boundary: shared` takes 2 to {MMA_CLUSTER_MOST} strips, none empty and \
              each but the last at least {} rows deep: {height} rows in {strips} strips of {strip_rows} rows",
