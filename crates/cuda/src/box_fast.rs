@@ -18,8 +18,8 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, PushKernelA
 use dspbench_core::{Algorithm, DType, Error, Input, Output, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     beyond_l2, deep_walk, even_spread_blocks, folded_strips, fused_launch, last_column_folds, mma_by_default,
-    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, TailSpread, U8Form, BATCH_ROWS,
-    DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_BLOCK_ROWS, MMA_OUT_COLS,
+    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaBoundary, MmaSpread, TailSpread, U8Form,
+    BATCH_ROWS, DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_BLOCK_ROWS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::{self as tensor_map, Swizzle, TensorMap};
@@ -228,7 +228,7 @@ fn mma_launch<P: Pixel>(
     // Counted before the module exists: the default rules apply at G = 3 alone, two blocks an SM.
     // Strips or wider blocks asked keep strips.
     let default_slots = ctx.gpu.facts.limits.sms as usize * MMA_WARPS_PER_SM / (MMA_OUT_COLS / 16);
-    let shares_boundary = boundary_shared(ctx.tunables)?;
+    let shares_boundary = MmaBoundary::asked(ctx.tunables)? == MmaBoundary::Shared;
     if shares_boundary && spread.is_some_and(|s| s != MmaSpread::Strips) {
         return Err(Error::input(
             "box-filter `fast` tunable `mma_boundary: shared` is for strips: it takes no other `mma_spread`",
@@ -385,20 +385,6 @@ fn mma_launch<P: Pixel>(
 const MMA_BOUNDARY_BYTES: u32 = 2 * 256 * 32;
 /// The most strips a column's cluster takes: the clusters every GPU of sm_90 on schedules.
 const MMA_CLUSTER_MOST: usize = 8;
-
-/// Tunable `mma_boundary`: `own` (the default: every strip makes the groups its last output blocks
-/// read below it) or `shared` (the strips of a column form a cluster, and each takes those groups
-/// from the strip below, which made them as its first: the kernel file's MMA_CLUSTER_STRIPS, which
-/// has its figures: 1.3-2x slower on an H100, so never a default).
-fn boundary_shared(tunables: &Params) -> Result<bool, Error> {
-    match tunables.string_opt("mma_boundary")? {
-        None | Some("own") => Ok(false),
-        Some("shared") => Ok(true),
-        Some(other) => {
-            Err(Error::input(format!("box-filter `fast` tunable `mma_boundary` is `own` or `shared`, not `{other}`")))
-        }
-    }
-}
 
 /// Whether strips of an image `height` rows tall can share their boundary groups: `strips` of them,
 /// a cluster a column (at most MMA_CLUSTER_MOST), each but the last at least two output blocks deep
@@ -852,8 +838,5 @@ mod tests {
         refused(1100, 8, true, "none empty");
         // 40 rows in 2 strips of 32: the first one block deep.
         refused(40, 2, true, "at least 64 rows");
-        assert!(boundary_shared(&Params::new()).is_ok_and(|shared| !shared));
-        assert!(boundary_shared(&Params::new().with("mma_boundary", "shared")).is_ok_and(|shared| shared));
-        assert!(boundary_shared(&Params::new().with("mma_boundary", "both")).is_err());
     }
 }

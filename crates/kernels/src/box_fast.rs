@@ -266,6 +266,31 @@ impl MmaSpread {
     }
 }
 
+/// Where a strip's last two output blocks find the groups of rows below the strip (tunable
+/// `mma_boundary`): `own`, the strip stages and sums them itself (the default), or `shared`, the
+/// strip below hands over the pass-2 operands it made of them as its first two groups (CUDA's
+/// kernel alone, through a thread-block cluster of a column's strips: the kernel file's
+/// MMA_CLUSTER_STRIPS, with its figures; 1.3-2x slower on an H100, so never a default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MmaBoundary {
+    Own,
+    Shared,
+}
+
+impl MmaBoundary {
+    /// Tunable `mma_boundary`: `own` (also where it is not given) or `shared`, else a bad input
+    /// naming it.
+    pub fn asked(tunables: &Params) -> Result<MmaBoundary, Error> {
+        match tunables.string_opt("mma_boundary")? {
+            None | Some("own") => Ok(MmaBoundary::Own),
+            Some("shared") => Ok(MmaBoundary::Shared),
+            Some(other) => Err(Error::input(format!(
+                "box-filter `fast` tunable `mma_boundary` is `own` or `shared`, not `{other}`"
+            ))),
+        }
+    }
+}
+
 /// The tails spread of an image over `slots` blocks (the kernel file's MMA_TAILS_STRIPS and
 /// MMA_TAILS_STEPS): `strips` strips a column of `strip_blocks` output blocks each, every column's
 /// strips at the same rows, then a tail band of `tail_blocks` output blocks a column. Each of the
@@ -713,6 +738,13 @@ mod tests {
         assert_eq!(asked("even").unwrap(), Some(MmaSpread::Even));
         assert_eq!(asked("strips").unwrap(), Some(MmaSpread::Strips));
         assert_eq!(MmaSpread::asked(&Params::new()).unwrap(), None);
+        let boundary = |value: &str| MmaBoundary::asked(&Params::new().with("mma_boundary", value));
+        assert_eq!(MmaBoundary::asked(&Params::new()).unwrap(), MmaBoundary::Own);
+        assert_eq!(boundary("own").unwrap(), MmaBoundary::Own);
+        assert_eq!(boundary("shared").unwrap(), MmaBoundary::Shared);
+        assert!(
+            matches!(boundary("both"), Err(Error::Input(m)) if m.contains("`mma_boundary`") && m.contains("`both`"))
+        );
         // H100 at G = 3 (264 slots): 4800^2 two waves of 13 strips, 2 x (12 + 2) steps, against
         // 38 x 152 steps in 264 shares of 22 and a start; 5760^2 2 x (17 + 2) against 32 + 2; UHD
         // one wave of 9 + 2 against 8 + 2. At G <= 2 (396 slots) 4800^2 is one wave of 15 + 1

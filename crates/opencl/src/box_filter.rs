@@ -10,8 +10,8 @@ use crate::PlanCtx;
 use dspbench_core::{Algorithm, DType, Domain, Error, Params, Problem, VariantInfo, Workload};
 use dspbench_kernels::box_fast::{
     beyond_l2, deep_walk, even_spread_blocks, folded_strips, fused_launch, last_column_folds, mma_by_default,
-    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaSpread, U8Form, DEEP_WALK_BLOCKS,
-    FUSED_THREADS, MMA_OUT_COLS,
+    mma_output_blocks, mma_shape, one_wave_strips, strips_without_fused, MmaBoundary, MmaSpread, U8Form,
+    DEEP_WALK_BLOCKS, FUSED_THREADS, MMA_OUT_COLS,
 };
 use dspbench_kernels::Defines;
 use dspbench_tensor_map::Swizzle;
@@ -455,19 +455,11 @@ fn plan_mma(ctx: &PlanCtx<'_>, image: &Image, strips: Option<usize>) -> Result<B
     } else {
         MmaSpread::Strips
     });
-    match ctx.tunables.string_opt("mma_boundary")? {
-        None | Some("own") => {}
-        Some("shared") => {
-            return Err(Error::unsupported(
-                "box-filter `fast` tunable `mma_boundary: shared` takes thread-block clusters, CUDA's kernel's alone: \
-                 not its OpenCL twin's",
-            ))
-        }
-        Some(other) => {
-            return Err(Error::input(format!(
-                "box-filter `fast` tunable `mma_boundary` is `own` or `shared`, not `{other}`"
-            )))
-        }
+    if MmaBoundary::asked(ctx.tunables)? == MmaBoundary::Shared {
+        return Err(Error::unsupported(
+            "box-filter `fast` tunable `mma_boundary: shared` takes thread-block clusters, CUDA's kernel's alone: not \
+             its OpenCL twin's",
+        ));
     }
     if spread == MmaSpread::Tails {
         return Err(Error::unsupported(
