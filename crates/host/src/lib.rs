@@ -10,7 +10,7 @@ pub mod cpu;
 mod lifecycle;
 pub mod round;
 
-pub use lifecycle::{copy_checked, wrong_workload, Element, ExecContext, Kernel, Planned};
+pub use lifecycle::{check_len, copy_checked, wrong_workload, Element, ExecContext, Kernel, Planned};
 
 use dspbench_core::{DType, Error};
 

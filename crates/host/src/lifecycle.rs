@@ -150,10 +150,17 @@ impl<K: Kernel> Algorithm for Planned<K> {
 /// Copies a user buffer into a kernel's preallocated one. The lengths are checked here rather
 /// than trusted: an [`Input`]'s fields are public, so its buffers need not match its own shape.
 pub fn copy_checked<T: Copy>(dst: &mut [T], src: &[T], what: &str) -> Result<(), Error> {
-    if dst.len() != src.len() {
-        return Err(Error::input(format!("{what} has {} elements, the problem needs {}", src.len(), dst.len())));
-    }
+    check_len(what, src.len(), dst.len())?;
     dst.copy_from_slice(src);
+    Ok(())
+}
+
+/// A bad input unless a user buffer `what` of `len` elements has the `needed` its problem asks,
+/// for buffers a kernel reads in place of copying them whole (as [`copy_checked`] does).
+pub fn check_len(what: &str, len: usize, needed: usize) -> Result<(), Error> {
+    if len != needed {
+        return Err(Error::input(format!("{what} has {len} elements, the problem needs {needed}")));
+    }
     Ok(())
 }
 
@@ -207,5 +214,18 @@ mod tests {
         let (Output::Complex(values), _) = planned.download().unwrap() else { panic!("complex output") };
         assert_eq!(values.len(), 3000);
         assert!(values.iter().all(|v| v.re == 1.0), "the output buffer starts on a cache line");
+    }
+
+    #[test]
+    fn user_buffers_of_another_length_are_bad_input_naming_the_buffer() {
+        let mut dst = [0u8; 4];
+        assert!(copy_checked(&mut dst, &[1, 2, 3, 4], "image").is_ok());
+        assert_eq!(dst, [1, 2, 3, 4]);
+        let err = copy_checked(&mut dst, &[9; 3], "image").unwrap_err();
+        assert!(matches!(&err, Error::Input(m) if m == "image has 3 elements, the problem needs 4"), "{err}");
+        assert_eq!(dst, [1, 2, 3, 4], "left as it was");
+        assert!(check_len("filter", 5, 5).is_ok());
+        let err = check_len("filter", 6, 5).unwrap_err();
+        assert!(matches!(&err, Error::Input(m) if m == "filter has 6 elements, the problem needs 5"), "{err}");
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::OneThread;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
-use dspbench_host::{copy_checked, wrong_workload, Kernel, Planned};
+use dspbench_host::{check_len, copy_checked, wrong_workload, Kernel, Planned};
 use rustfft::{Fft, FftPlannerScalar};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -87,13 +87,7 @@ impl Kernel for Conv1dFft {
     fn load(&mut self, input: &Input, _: &OneThread) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.signal, signal, "signal")?;
-        if filter.len() != self.filter_len {
-            return Err(Error::input(format!(
-                "filter has {} elements, the problem needs {}",
-                filter.len(),
-                self.filter_len
-            )));
-        }
+        check_len("filter", filter.len(), self.filter_len)?;
         self.spectrum.fill(Complex32::default());
         for (z, &h) in self.spectrum.iter_mut().zip(filter) {
             z.re = h;

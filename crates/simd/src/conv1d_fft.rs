@@ -12,7 +12,7 @@
 //! run's own tail buffer, added in after all runs are done.
 
 use crate::isa::Isa;
-use crate::kernel::{copy_checked, wrong_workload, Cpu, Kernel, Planned};
+use crate::kernel::{check_len, copy_checked, wrong_workload, Cpu, Kernel, Planned};
 use crate::level::{Level, WithLevel};
 use crate::stockham::Stockham;
 use dspbench_core::{Algorithm, AlgorithmId, Complex32, Domain, Error, Input, Problem, VariantInfo, Workload};
@@ -112,13 +112,7 @@ impl Kernel for Conv1dFft {
     fn load(&mut self, input: &Input, _: &Cpu) -> Result<(), Error> {
         let Input::Conv1d { signal, filter } = input else { return Err(wrong_workload(&VARIANT, "this input")) };
         copy_checked(&mut self.signal, signal, "signal")?;
-        if filter.len() != self.filter_len {
-            return Err(Error::input(format!(
-                "filter has {} elements, the problem needs {}",
-                filter.len(),
-                self.filter_len
-            )));
-        }
+        check_len("filter", filter.len(), self.filter_len)?;
         let len = self.filter_spectrum.len();
         let chunk = &mut self.chunks[0];
         chunk.packed.fill(Complex32::default());

@@ -5,7 +5,7 @@ use crate::isa::Isa;
 use crate::threads::Workers;
 use dspbench_core::{Error, ExecInfo, Params};
 use dspbench_host::ExecContext;
-pub(crate) use dspbench_host::{copy_checked, wrong_workload, Element, Kernel, Planned};
+pub(crate) use dspbench_host::{check_len, copy_checked, wrong_workload, Element, Kernel, Planned};
 use std::collections::BTreeMap;
 
 /// Where a plan runs: the instruction-set level and the threads, both fixed at plan time.
